@@ -1,0 +1,34 @@
+// swift-tools-version: 6.1
+// Quarry: Core Data's predicate and expression language on Linux.
+// Layers (see ../shared/design/ARCHITECTURE.md): QuarrySyntax (text → AST, printer,
+// diagnostics) → QuarryEvaluation (AST → closures → values) → QuarryShell (the
+// machine interface and, later, the REPL) → the `quarry` executable.
+import PackageDescription
+
+let package = Package(
+    name: "Quarry",
+    products: [
+        .library(name: "QuarrySyntax", targets: ["QuarrySyntax"]),
+        .library(name: "QuarryEvaluation", targets: ["QuarryEvaluation"]),
+        .executable(name: "quarry", targets: ["quarry"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "QuarrySyntax"),
+        .target(name: "QuarryEvaluation", dependencies: ["QuarrySyntax"]),
+        .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation"]),
+        .executableTarget(
+            name: "quarry",
+            dependencies: [
+                "QuarryShell",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "QuarrySyntaxTests", dependencies: ["QuarrySyntax"]),
+        .testTarget(name: "QuarryEvaluationTests", dependencies: ["QuarryEvaluation"]),
+        .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

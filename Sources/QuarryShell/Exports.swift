@@ -1,0 +1,2 @@
+// QuarryShell: the machine interface and command implementations.
+@_exported import QuarryEvaluation

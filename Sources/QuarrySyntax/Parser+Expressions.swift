@@ -1,0 +1,175 @@
+// Expression rules: binary operators by precedence climbing, unary operators,
+// postfix key paths and subscripts, and primaries (literals, key paths,
+// variables, aggregates, function calls, SUBQUERY, CAST, TERNARY, FUNCTION).
+
+extension Parser {
+    // expression ::= binary
+    mutating func parseExpression() throws(Diagnostic) -> Expression {
+        try nested { (p: inout Parser) throws(Diagnostic) in try p.parseBinary(minimumPrecedence: 0, first: nil) }
+    }
+
+    /// Continues an expression whose first primary (a parenthesised
+    /// expression) the predicate rules already consumed.
+    mutating func parseExpression(continuingFrom primary: Expression, parenthesized: Bool) throws(Diagnostic) -> Expression {
+        let postfixed = try parsePostfix(primary)
+        return try parseBinary(minimumPrecedence: 0, first: postfixed)
+    }
+
+    /// True when the current token can begin an expression.
+    var startsExpression: Bool {
+        switch current.kind {
+        case .identifier, .escapedIdentifier, .integer, .double, .string, .variable, .specifier: return true
+        case .keyword(let k):
+            switch k {
+            case .null, .nil, .self, .true, .yes, .false, .no, .anyKey, .subquery, .cast, .first, .last, .size: return true
+            default: return false
+            }
+        case .punctuation(let p): return p == .leftParen || p == .leftBrace || p == .minus || p == .tilde
+        case .end: return false
+        }
+    }
+
+    // binary ::= unary ( binary_operator unary )*    -- by precedence, all left-associative:
+    //   UNION INTERSECT MINUS  <  |  <  ^  <  &  <  << >>  <  + -  <  * /  <  **
+    mutating func parseBinary(minimumPrecedence: Int, first: Expression?) throws(Diagnostic) -> Expression {
+        var lhs: Expression
+        if let first { lhs = first } else { lhs = try parseUnary() }
+        var links = 0
+        while let (op, precedence) = binaryOperator(), precedence >= minimumPrecedence {
+            advance()
+            links += 1
+            // Each link of a left-associative chain nests the tree one level deeper.
+            if depth + links > Parser.maximumDepth {
+                throw Diagnostic(.nestingTooDeep, "operator chain longer than \(Parser.maximumDepth) operands",
+                                 at: current.span, hints: ["use sum:({…}) or split the expression"])
+            }
+            let rhs = try nested { (p: inout Parser) throws(Diagnostic) in
+                try p.parseBinary(minimumPrecedence: precedence + 1, first: nil)
+            }
+            let span = lhs.span.union(rhs.span)
+            switch op {
+            case .left(let b): lhs = Expression(.binary(b, lhs, rhs), span: span)
+            case .right(let s): lhs = Expression(.setOperation(s, lhs, rhs), span: span)
+            }
+        }
+        return lhs
+    }
+
+    enum AnyBinaryOperator { case left(BinaryOperator), right(SetOperator) }
+
+    /// The binary operator at the current token and its precedence (not consumed).
+    func binaryOperator() -> (AnyBinaryOperator, Int)? {
+        switch current.kind {
+        case .punctuation(let p):
+            let op: BinaryOperator
+            switch p {
+            case .plus: op = .add
+            case .minus: op = .subtract
+            case .star: op = .multiply
+            case .slash: op = .divide
+            case .starStar: op = .power
+            case .ampersand: op = .bitwiseAnd
+            case .pipe: op = .bitwiseOr
+            case .caret: op = .bitwiseXor
+            case .shiftLeft: op = .leftShift
+            case .shiftRight: op = .rightShift
+            default: return nil
+            }
+            return (.left(op), op.precedence)
+        case .identifier:
+            for s in SetOperator.allCases where isContextualWord(current, s.rawValue) { return (.right(s), 0) }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    // unary ::= ( "-" | "~" ) unary | postfix
+    mutating func parseUnary() throws(Diagnostic) -> Expression {
+        if isPunctuation(.minus) || isPunctuation(.tilde) {
+            let start = current.span
+            let op: UnaryOperator = isPunctuation(.minus) ? .negate : .bitwiseNot
+            advance()
+            let operand = try nested { (p: inout Parser) throws(Diagnostic) in try p.parseUnary() }
+            let span = start.union(operand.span)
+            // `-5` is the constant -5, so that printing -5 and re-parsing it agree.
+            if op == .negate, case .constant(let v) = operand.kind {
+                switch v {
+                case .int(let i):
+                    return Expression(.constant(i == .min ? .double(-Double(i)) : .int(-i)), span: span)
+                case .double(let d): return Expression(.constant(.double(-d)), span: span)
+                default: break
+                }
+            }
+            return Expression(.unary(op, operand), span: span)
+        }
+        return try parsePostfix(parsePrimary())
+    }
+
+    // postfix ::= primary ( "." key | "[" subscript "]" )*
+    mutating func parsePostfix(_ base: Expression) throws(Diagnostic) -> Expression {
+        var e = base
+        var links = 0
+        while true {
+            if isPunctuation(.dot) {
+                advance()
+                let components = try parseKeyComponents()
+                let span = e.span.union(tokens[position - 1].span)
+                if case .keyPath(let b, let path) = e.kind {
+                    e = Expression(.keyPath(base: b, path: path + components), span: span)
+                } else {
+                    e = Expression(.keyPath(base: e, path: components), span: span)
+                }
+            } else if isPunctuation(.leftBracket) {
+                let open = current.span
+                advance()
+                let sub = try parseSubscript()
+                try expect(.rightBracket, .expectedClosingBracket, "']'", opening: open)
+                e = Expression(.index(e, sub), span: e.span.union(tokens[position - 1].span))
+            } else {
+                return e
+            }
+            links += 1
+            if depth + links > Parser.maximumDepth {
+                throw Diagnostic(.nestingTooDeep, "key path nests deeper than \(Parser.maximumDepth) levels", at: current.span)
+            }
+        }
+    }
+
+    // key ::= identifier | "#" word | "%K"
+    mutating func parseKeyComponents() throws(Diagnostic) -> [String] {
+        let token = current
+        switch token.kind {
+        case .identifier:
+            advance()
+            return [text(token)]
+        case .escapedIdentifier:
+            advance()
+            return [String(text(token).dropFirst())]
+        case .specifier(let spec) where spec.category == .keyPath:
+            advance()
+            return try keyPathArgument(spec, token: token)
+        case .keyword(let k):
+            throw Diagnostic(.reservedWordAsKey, "'\(text(token))' is a reserved word and cannot be a key as written",
+                             at: token.span, hints: ["write #\(text(token)) to use \(k.rawValue) as a key"])
+        default:
+            throw Diagnostic(.expectedKey, "expected a key after '.', found \(describeCurrent())", at: token.span)
+        }
+    }
+
+    // subscript ::= FIRST | LAST | SIZE | expression
+    mutating func parseSubscript() throws(Diagnostic) -> Subscript {
+        if case .keyword(let k) = current.kind {
+            switch k {
+            case .first: advance(); return .first
+            case .last: advance(); return .last
+            case .size: advance(); return .size
+            default: break
+            }
+        }
+        guard startsExpression else {
+            throw Diagnostic(.expectedIndex, "expected an index, FIRST, LAST or SIZE, found \(describeCurrent())", at: current.span)
+        }
+        return .expression(try parseExpression())
+    }
+}

@@ -1,0 +1,182 @@
+// Expression and value printing for the canonical printer.
+import Foundation
+
+enum Precedence {
+    static let lowest = -1          // assignment
+    static let comparisonOperand = 0 // set operations and everything tighter
+    static let unary = 8
+    static let postfix = 9
+}
+
+extension Printer {
+    static func precedence(of e: Expression) -> Int {
+        switch e.kind {
+        case .assignment: return Precedence.lowest
+        case .setOperation: return 0
+        case .binary(let op, _, _): return op.precedence
+        case .unary: return Precedence.unary
+        case .constant(.int(let i)) where i < 0: return Precedence.unary
+        case .constant(.double(let d)) where d < 0 || (d == 0 && d.sign == .minus): return Precedence.unary
+        default: return Precedence.postfix
+        }
+    }
+
+    static func write(_ e: Expression, minimumPrecedence: Int, to out: inout String) {
+        let needsParentheses = precedence(of: e) < minimumPrecedence
+        if needsParentheses { out += "(" }
+        writeBare(e, to: &out)
+        if needsParentheses { out += ")" }
+    }
+
+    static func writeBare(_ e: Expression, to out: inout String) {
+        switch e.kind {
+        case .constant(let v):
+            write(v, to: &out)
+        case .evaluatedObject:
+            out += "SELF"
+        case .variable(let name):
+            out += "$" + name
+        case .keyPath(let base, let path):
+            if let base {
+                write(base, minimumPrecedence: Precedence.postfix, to: &out)
+                out += "."
+            }
+            for (i, component) in path.enumerated() {
+                if i > 0 { out += "." }
+                writeKey(component, to: &out)
+            }
+        case .index(let base, let sub):
+            write(base, minimumPrecedence: Precedence.postfix, to: &out)
+            out += "["
+            switch sub {
+            case .first: out += "FIRST"
+            case .last: out += "LAST"
+            case .size: out += "SIZE"
+            case .expression(let i): write(i, minimumPrecedence: Precedence.lowest + 1, to: &out)
+            }
+            out += "]"
+        case .aggregate(let elements):
+            writeList(elements, open: "{", close: "}", to: &out)
+        case .function(let name, let args):
+            out += name
+            writeList(args, open: "(", close: ")", to: &out)
+        case .binary(let op, let l, let r):
+            // Left-associative: the right operand needs strictly tighter binding.
+            write(l, minimumPrecedence: op.precedence, to: &out)
+            out += " " + op.rawValue + " "
+            write(r, minimumPrecedence: op.precedence + 1, to: &out)
+        case .unary(let op, let operand):
+            out += op.rawValue
+            // `- -5` must not print as `--5`; a negative constant is an operand of its own.
+            if op == .negate, precedence(of: operand) == Precedence.unary { out += " " }
+            write(operand, minimumPrecedence: Precedence.unary, to: &out)
+        case .ternary(let condition, let a, let b):
+            out += "TERNARY("
+            write(condition, to: &out)
+            out += ", "
+            write(a, minimumPrecedence: Precedence.comparisonOperand, to: &out)
+            out += ", "
+            write(b, minimumPrecedence: Precedence.comparisonOperand, to: &out)
+            out += ")"
+        case .cast(let value, let type):
+            writeList([value, type], open: "CAST(", close: ")", to: &out)
+        case .functionCall(let receiver, let name, let args):
+            writeList([receiver, name] + args, open: "FUNCTION(", close: ")", to: &out)
+        case .subquery(let collection, let variable, let predicate):
+            out += "SUBQUERY("
+            write(collection, minimumPrecedence: Precedence.comparisonOperand, to: &out)
+            out += ", $" + variable + ", "
+            write(predicate, to: &out)
+            out += ")"
+        case .setOperation(let op, let l, let r):
+            write(l, minimumPrecedence: 0, to: &out)
+            out += " " + op.rawValue + " "
+            write(r, minimumPrecedence: 1, to: &out)
+        case .assignment(let variable, let value):
+            out += "$" + variable + " := "
+            write(value, minimumPrecedence: Precedence.lowest, to: &out)
+        case .anyKey:
+            out += "ANYKEY"
+        case .placeholder(let text):
+            out += text
+        }
+    }
+
+    static func writeList(_ items: [Expression], open: String, close: String, to out: inout String) {
+        out += open
+        for (i, item) in items.enumerated() {
+            if i > 0 { out += ", " }
+            write(item, minimumPrecedence: Precedence.comparisonOperand, to: &out)
+        }
+        out += close
+    }
+
+    /// A key as written: reserved words get `#`, specifier placeholders stay.
+    static func writeKey(_ key: String, to out: inout String) {
+        if KeywordTable.lookup(Array(key.utf8), 0, key.utf8.count) != nil
+            || key.uppercased() == "UTI-CONFORMS-TO" || key.uppercased() == "UTI-EQUALS" {
+            out += "#"
+        }
+        out += key
+    }
+
+    // MARK: - Values
+
+    static func write(_ v: Value, to out: inout String) {
+        switch v {
+        case .null: out += "nil"
+        case .bool(let b): out += b ? "YES" : "NO"
+        case .int(let i): out += String(i)
+        case .double(let d): out += formatDouble(d)
+        case .decimal(let d): out += d.description
+        case .string(let s): writeString(s, to: &out)
+        case .date(let seconds): out += "CAST(" + formatDouble(seconds) + ", \"NSDate\")"
+        case .uuid(let u): out += "CAST(\"" + u.uuidString + "\", \"NSUUID\")"
+        case .data(let bytes): out += "CAST(\"" + Data(bytes).base64EncodedString() + "\", \"NSData\")"
+        case .array(let items), .orderedSet(let items), .set(let items):
+            out += "{"
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += ", " }
+                write(item, to: &out)
+            }
+            out += "}"
+        case .dictionary(let d):
+            // No literal syntax exists; print Apple-like description text.
+            out += "{"
+            for (i, key) in d.keys.sorted().enumerated() {
+                if i > 0 { out += ", " }
+                writeString(key, to: &out)
+                out += ": "
+                write(d[key]!, to: &out)
+            }
+            out += "}"
+        case .object(let ref): out += "<object \(ObjectIdentifier(ref.object).hashValue)>"
+        }
+    }
+
+    /// Shortest text that reads back as the same double, always with a `.` or
+    /// exponent so it stays a double when re-parsed.
+    public static func formatDouble(_ d: Double) -> String {
+        if d.isNaN { return "CAST(\"nan\", \"NSNumber\")" }
+        if d.isInfinite { return d < 0 ? "-1e999" : "1e999" }
+        return d.description
+    }
+
+    static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

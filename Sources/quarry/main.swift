@@ -1,0 +1,2 @@
+import QuarryShell
+print("quarry")
