@@ -48,6 +48,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Codable {
     case keyPathArgumentNotString = "A003"
     case argumentTypeMismatch = "A004"
     case missingVariable = "A005"
+    case invalidRequest = "A006"
     // Evaluation
     case typeMismatch = "E001"
     case unknownFunction = "E002"

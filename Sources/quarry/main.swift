@@ -1,2 +1,0 @@
-import QuarryShell
-print("quarry")
