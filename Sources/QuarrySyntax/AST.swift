@@ -120,6 +120,8 @@ public struct Expression: Sendable, Equatable {
         /// `a.b.@count`: `base` is nil for a path that starts at the evaluated
         /// object; otherwise the path continues from another expression
         /// (`$x.name`, `SUBQUERY(...).@count`, `items[0].name`, `SELF.name`).
+        /// A component that starts with `$` (`$a.$b`) names a variable whose
+        /// value is the key; one that starts with `%` is an unsubstituted `%K`.
         case keyPath(base: Expression?, path: [String])
         /// `x[...]`.
         case index(Expression, Subscript)

@@ -136,7 +136,7 @@ extension Parser {
         }
     }
 
-    // key ::= identifier | "#" word | "%K"
+    // key ::= identifier | "#" word | "%K" | variable
     mutating func parseKeyComponents() throws(Diagnostic) -> [String] {
         let token = current
         switch token.kind {
@@ -146,6 +146,11 @@ extension Parser {
         case .escapedIdentifier:
             advance()
             return [String(text(token).dropFirst())]
+        case .variable:
+            // `$a.$b`: Apple reads the key from the variable at evaluation time.
+            // The component keeps its `$`, which no plain key can start with.
+            advance()
+            return [text(token)]
         case .specifier(let spec) where spec.category == .keyPath:
             advance()
             return try keyPathArgument(spec, token: token)
