@@ -1,2 +1,12 @@
-// QuarryEvaluation: in-memory evaluation (issue 3). Filled in by Evaluator.swift and friends.
+// QuarryEvaluation: in-memory evaluation (issue 3). A predicate or expression
+// tree is compiled once into a tree of closures (Evaluator.swift and the
+// Compiler+*.swift files), then run against many objects. The language's own
+// value semantics (equality across number types, string folding for [cd],
+// arithmetic that never traps) live in the Value+*.swift, StringFolding.swift,
+// Like.swift, Regex.swift and Functions*.swift files.
 @_exported import QuarrySyntax
+
+// Foundation has its own `Predicate` and `Expression` (the #Predicate macro's
+// types); inside this module the names mean Quarry's syntax trees.
+public typealias Predicate = QuarrySyntax.Predicate
+public typealias Expression = QuarrySyntax.Expression

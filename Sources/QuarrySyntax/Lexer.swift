@@ -155,28 +155,62 @@ public struct Lexer {
     }
 }
 
-/// Case-insensitive keyword lookup without allocating: candidates are grouped
-/// by length and compared byte by byte.
+/// Case-insensitive keyword lookup without allocating or reference counting:
+/// each keyword is packed, upper-cased, into two integers, and candidates
+/// are bucketed by length, so a lookup is a handful of integer compares.
 enum KeywordTable {
-    static let byLength: [[(bytes: [UInt8], keyword: Keyword)]] = {
-        var table = Array(repeating: [(bytes: [UInt8], keyword: Keyword)](), count: 16)
-        for k in Keyword.allCases where !k.rawValue.contains("-") {
-            table[k.rawValue.utf8.count].append((Array(k.rawValue.utf8), k))
+    struct Entry {
+        var low: UInt64
+        var high: UInt64
+        var keyword: Keyword
+    }
+
+    /// Entries sorted by length; `starts[n]..<starts[n + 1]` holds words of length n.
+    static let entries = table.entries
+    static let starts = table.starts
+    private static var table: (entries: ContiguousArray<Entry>, starts: ContiguousArray<Int>) {
+        let words = Keyword.allCases.filter { !$0.rawValue.contains("-") }
+            .sorted { $0.rawValue.utf8.count < $1.rawValue.utf8.count }
+        var entries = ContiguousArray<Entry>()
+        var starts = ContiguousArray<Int>(repeating: 0, count: 18)
+        for k in words {
+            let bytes = Array(k.rawValue.utf8)
+            let (low, high) = pack(bytes, 0, bytes.count)
+            entries.append(Entry(low: low, high: high, keyword: k))
         }
-        return table
-    }()
+        for length in 0..<18 {
+            starts[length] = words.firstIndex { $0.rawValue.utf8.count >= length } ?? words.count
+        }
+        return (entries, starts)
+    }
+
+    /// Up to 16 bytes, ASCII letters upper-cased, packed little-endian.
+    @inline(__always)
+    static func pack(_ bytes: [UInt8], _ start: Int, _ end: Int) -> (UInt64, UInt64) {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var i = start
+        while i < end {
+            var b = bytes[i]
+            if b >= 0x61 && b <= 0x7A { b -= 0x20 }
+            let shift = UInt64((i - start) & 7) * 8
+            if i - start < 8 { low |= UInt64(b) << shift } else { high |= UInt64(b) << shift }
+            i += 1
+        }
+        return (low, high)
+    }
 
     @inline(__always)
     static func lookup(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Keyword? {
         let length = end - start
-        guard length >= 2 && length < byLength.count else { return nil }
-        outer: for candidate in byLength[length] {
-            for i in 0..<length {
-                var b = bytes[start + i]
-                if b >= 0x61 && b <= 0x7A { b -= 0x20 }
-                if b != candidate.bytes[i] { continue outer }
-            }
-            return candidate.keyword
+        guard length >= 2 && length <= 16 else { return nil }
+        let (low, high) = pack(bytes, start, end)
+        var i = starts[length]
+        let stop = starts[length + 1]
+        while i < stop {
+            let e = entries[i]
+            if e.low == low && e.high == high { return e.keyword }
+            i += 1
         }
         return nil
     }

@@ -112,14 +112,15 @@ extension Parser {
         var links = 0
         while true {
             if isPunctuation(.dot) {
-                advance()
-                let components = try parseKeyComponents()
-                let span = e.span.union(tokens[position - 1].span)
-                if case .keyPath(let b, let path) = e.kind {
-                    e = Expression(.keyPath(base: b, path: path + components), span: span)
-                } else {
-                    e = Expression(.keyPath(base: e, path: components), span: span)
+                // Gather the whole dotted run first, so the path is built once.
+                var base: Expression? = e
+                var path: [String] = []
+                if case .keyPath(let b, let existing) = e.kind { base = b; path = existing }
+                while isPunctuation(.dot) {
+                    advance()
+                    try parseKeyComponents(into: &path)
                 }
+                e = Expression(.keyPath(base: base, path: path), span: e.span.union(tokens[position - 1].span))
             } else if isPunctuation(.leftBracket) {
                 let open = current.span
                 advance()
@@ -137,23 +138,23 @@ extension Parser {
     }
 
     // key ::= identifier | "#" word | "%K" | variable
-    mutating func parseKeyComponents() throws(Diagnostic) -> [String] {
+    mutating func parseKeyComponents(into path: inout [String]) throws(Diagnostic) {
         let token = current
         switch token.kind {
         case .identifier:
             advance()
-            return [text(token)]
+            path.append(text(token))
         case .escapedIdentifier:
             advance()
-            return [String(text(token).dropFirst())]
+            path.append(String(text(token).dropFirst()))
         case .variable:
             // `$a.$b`: Apple reads the key from the variable at evaluation time.
             // The component keeps its `$`, which no plain key can start with.
             advance()
-            return [text(token)]
+            path.append(text(token))
         case .specifier(let spec) where spec.category == .keyPath:
             advance()
-            return try keyPathArgument(spec, token: token)
+            path.append(contentsOf: try keyPathArgument(spec, token: token))
         case .keyword(let k):
             throw Diagnostic(.reservedWordAsKey, "'\(text(token))' is a reserved word and cannot be a key as written",
                              at: token.span, hints: ["write #\(text(token)) to use \(k.rawValue) as a key"])

@@ -19,7 +19,9 @@ extension Parser {
     mutating func parseOr(allowExpression: Bool) throws(Diagnostic) -> PredicateOrExpression {
         let first = try parseAnd(allowExpression: allowExpression)
         guard isOr else { return first }
-        var operands = [try requirePredicate(first)]
+        var operands: [Predicate] = []
+        operands.reserveCapacity(4)
+        operands.append(try requirePredicate(first))
         while isOr {
             advance()
             operands.append(try requirePredicate(parseAnd(allowExpression: false)))
@@ -31,7 +33,9 @@ extension Parser {
     mutating func parseAnd(allowExpression: Bool) throws(Diagnostic) -> PredicateOrExpression {
         let first = try parseNot(allowExpression: allowExpression)
         guard isAnd else { return first }
-        var operands = [try requirePredicate(first)]
+        var operands: [Predicate] = []
+        operands.reserveCapacity(4)
+        operands.append(try requirePredicate(first))
         while isAnd {
             advance()
             operands.append(try requirePredicate(parseNot(allowExpression: false)))
@@ -141,7 +145,7 @@ extension Parser {
 
     // options ::= "[" ( "c" | "d" | "n" | "l" )+ "]"
     mutating func parseOptions() throws(Diagnostic) -> ComparisonOptions {
-        guard isPunctuation(.leftBracket) else { return [] }
+        guard isPunctuation(.leftBracket) else { return ComparisonOptions(rawValue: 0) }
         // `[` right after an operator is always options: an expression cannot start with `[`.
         guard case .identifier = peekKind(1) else {
             throw Diagnostic(.malformedOptions, "expected options such as [c], [d] or [cd]", at: current.span)
@@ -149,7 +153,7 @@ extension Parser {
         let open = current.span
         advance()
         let word = current
-        var options: ComparisonOptions = []
+        var options = ComparisonOptions(rawValue: 0)
         for ch in text(word).utf8 {
             switch ch | 0x20 {
             case UInt8(ascii: "c"): options.insert(.caseInsensitive)

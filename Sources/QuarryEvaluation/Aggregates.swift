@@ -1,0 +1,135 @@
+// The statistics shared by the collection operators (@sum, @avg, @min,
+// @max) and the functions (sum:, average:, min:, max:, median:, mode:,
+// stddev:, count:).
+//
+// Integers sum exactly in Int64 and continue in Decimal if that overflows;
+// decimals sum in Decimal (Apple's @sum and @avg use NSDecimalNumber);
+// doubles use compensated (Neumaier) summation so that long columns do not
+// drift. @avg / average: of nothing is nil; min and max skip nil; stddev: is
+// the population deviation (divides by N), as Apple's is.
+import Foundation
+
+enum Aggregates {
+    static func numbers(_ items: [Value], _ what: String, span: SourceSpan) throws(Diagnostic) -> [Number] {
+        var out: [Number] = []
+        out.reserveCapacity(items.count)
+        for item in items {
+            if item.isNull { continue }
+            guard let n = Number(item) else {
+                throw evaluationError(.typeMismatch, "\(what) needs numbers, got \(item.typeName) \(Printer.format(item))", at: span)
+            }
+            out.append(n)
+        }
+        return out
+    }
+
+    enum Total {
+        case int(Int64)
+        case decimal(Decimal)
+        case double(Double)
+    }
+
+    static func total(_ ns: [Number]) -> Total {
+        var intSum: Int64 = 0
+        var decimalSum: Decimal? = nil
+        var doubleSum = 0.0, compensation = 0.0
+        var sawDouble = false
+        for n in ns {
+            switch n {
+            case .int(let i):
+                if let d = decimalSum { decimalSum = d + Decimal(i); continue }
+                let (r, o) = intSum.addingReportingOverflow(i)
+                if o { decimalSum = Decimal(intSum) + Decimal(i) } else { intSum = r }
+            case .decimal(let x):
+                decimalSum = (decimalSum ?? Decimal(intSum)) + x
+            case .double(let x):
+                sawDouble = true
+                let t = doubleSum + x
+                compensation += abs(doubleSum) >= abs(x) ? (doubleSum - t) + x : (x - t) + doubleSum
+                doubleSum = t
+            }
+        }
+        if sawDouble {
+            let rest = decimalSum.map(Number.double) ?? Double(intSum)
+            return .double(doubleSum + compensation + rest)
+        }
+        if let d = decimalSum { return .decimal(d) }
+        return .int(intSum)
+    }
+
+    static func sum(_ items: [Value], span: SourceSpan) throws(Diagnostic) -> Value {
+        let ns = try numbers(items, "sum", span: span)
+        let hasDecimal = ns.contains { if case .decimal = $0 { return true } else { return false } }
+        switch total(ns) {
+        case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .decimal(let d):
+            // Integers that overflowed Int64: a double is the honest type.
+            return hasDecimal ? .decimal(d) : .double(Number.double(d))
+        }
+    }
+
+    static func average(_ items: [Value], span: SourceSpan) throws(Diagnostic) -> Value {
+        let ns = try numbers(items, "average", span: span)
+        if ns.isEmpty { return .null }
+        let count = Double(ns.count)
+        switch total(ns) {
+        case .int(let i):
+            if i.magnitude < (1 << 53) { return .double(Double(i) / count) }
+            return .double(Number.double(Decimal(i) / Decimal(ns.count)))
+        case .double(let d): return .double(d / count)
+        case .decimal(let d):
+            let hasDecimal = ns.contains { if case .decimal = $0 { return true } else { return false } }
+            let avg = d / Decimal(ns.count)
+            return hasDecimal ? .decimal(avg) : .double(Number.double(avg))
+        }
+    }
+
+    /// min / max by the language's ordering; nil elements are skipped.
+    static func extreme(_ items: [Value], wantMax: Bool, span: SourceSpan) throws(Diagnostic) -> Value {
+        var best: Value? = nil
+        for item in items where !item.isNull {
+            guard let current = best else { best = item; continue }
+            guard let o = Compare.order(item, current) else {
+                throw evaluationError(.typeMismatch, "cannot order \(item.typeName) and \(current.typeName) in \(wantMax ? "max" : "min")", at: span)
+            }
+            if (wantMax && o == .greater) || (!wantMax && o == .less) { best = item }
+        }
+        return best ?? .null
+    }
+
+    static func sorted(_ ns: [Number]) -> [Number] {
+        ns.sorted { (Compare.order($0, $1) ?? .equal) == .less }
+    }
+
+    static func median(_ items: [Value], span: SourceSpan) throws(Diagnostic) -> Value {
+        let ns = sorted(try numbers(items, "median", span: span))
+        if ns.isEmpty { return .null }
+        let mid = ns.count / 2
+        if ns.count % 2 == 1 { return ns[mid].value }
+        if case .decimal = ns[mid], let a = ns[mid - 1].decimalValue, let b = ns[mid].decimalValue {
+            return .decimal((a + b) / 2)
+        }
+        return .double((ns[mid - 1].doubleValue + ns[mid].doubleValue) / 2)
+    }
+
+    /// The most frequent values, in the order they first appear.
+    static func mode(_ items: [Value]) -> Value {
+        var counts: [HashKey: Int] = [:]
+        var order: [Value] = []
+        for item in items {
+            let key = HashKey(item)
+            if let c = counts[key] { counts[key] = c + 1 } else { counts[key] = 1; order.append(item) }
+        }
+        let top = counts.values.max() ?? 0
+        return .array(order.filter { counts[HashKey($0)] == top })
+    }
+
+    static func standardDeviation(_ items: [Value], span: SourceSpan) throws(Diagnostic) -> Value {
+        let ds = try numbers(items, "stddev", span: span).map(\.doubleValue)
+        if ds.isEmpty { return .null }
+        let mean = ds.reduce(0, +) / Double(ds.count)
+        let variance = ds.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(ds.count)
+        return .double(variance.squareRoot())
+    }
+}

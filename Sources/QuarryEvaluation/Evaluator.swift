@@ -1,0 +1,124 @@
+// The evaluator's public face: options, `Evaluator.compile`, and the compiled
+// predicate and expression that run against objects.
+//
+// Compiling walks the tree once and builds a tree of closures: constant
+// sub-trees are folded, key paths are split and checked, constant strings
+// are folded for [cd], constant LIKE patterns and regular expressions are
+// prepared, and function names are resolved, so unknown functions and
+// unsupported operators are reported before any object is seen. Evaluation
+// then only runs closures. Errors at either stage are `Diagnostic`s with
+// stage `.evaluate`, an E-code and the span of the node that failed; no input
+// traps.
+import Foundation
+
+/// How compiled predicates and expressions behave.
+///
+/// ```swift
+/// var options = EvaluationOptions()
+/// options.now = { 800_000_000 }      // a fixed clock for reproducible results
+/// options.randomSeed = 42
+/// ```
+public struct EvaluationOptions: Sendable {
+    /// The clock `now()` reads: seconds since 2001-01-01 00:00:00 UTC.
+    public var now: @Sendable () -> Double = { Date().timeIntervalSinceReferenceDate }
+    /// Seed of the generator behind `random` and `random:`; each compiled tree
+    /// starts its own sequence from it.
+    public var randomSeed: UInt64 = 0x5155_4152_5259
+    /// Host functions for `FUNCTION(receiver, 'name', …)` and unknown plain calls.
+    public var functions: FunctionRegistry = .standard
+    /// Seconds one MATCHES may run before it is stopped with error E006.
+    public var regexTimeLimit: Double = 1.0
+
+    public init() {}
+}
+
+/// Compiles syntax trees into closures that evaluate them.
+///
+/// ```swift
+/// let p = try Evaluator.compile(try Parser.parsePredicate("name BEGINSWITH[cd] 'jo' AND age > 30"))
+/// try p.evaluate(.dictionary(["name": .string("José"), "age": .int(41)]))   // true
+///
+/// let e = try Evaluator.compile(try Parser.parseExpression("average:(employees.salary)"))
+/// try e.evaluate(company)    // .double(…)
+/// ```
+public enum Evaluator {
+    public static func compile(_ predicate: Predicate, options: EvaluationOptions = .init()) throws(Diagnostic) -> CompiledPredicate {
+        var compiler = Compiler(options: options)
+        let body = try compiler.predicate(predicate)
+        return CompiledPredicate(body: body, slotCount: compiler.slotCount)
+    }
+
+    public static func compile(_ expression: Expression, options: EvaluationOptions = .init()) throws(Diagnostic) -> CompiledExpression {
+        var compiler = Compiler(options: options)
+        let body = try compiler.expression(expression)
+        return CompiledExpression(body: body, slotCount: compiler.slotCount)
+    }
+}
+
+/// A predicate ready to evaluate against many objects; safe to share between threads.
+///
+/// ```swift
+/// let adults = try Evaluator.compile(try Parser.parsePredicate("age >= 18"))
+/// let rows = try adults.filter(people)
+/// ```
+public struct CompiledPredicate: Sendable {
+    let body: CompiledBool
+    let slotCount: Int
+
+    /// Whether the predicate holds for `object` (what SELF is; `.null` for
+    /// none), with `$VARIABLE`s taken from `variables`.
+    public func evaluate(_ object: Value, variables: [String: Value] = [:]) throws(Diagnostic) -> Bool {
+        try run(object, variables)
+    }
+
+    @inline(__always)
+    func run(_ object: Value, _ variables: [String: Value]) throws(Diagnostic) -> Bool {
+        switch body {
+        case .constant(let b): return b
+        case .dynamic(let f):
+            let env = Env(variables: variables, slots: slotCount == 0 ? nil : SlotStorage(count: slotCount))
+            return try f(object, env)
+        }
+    }
+
+    /// The objects for which the predicate holds, in order.
+    public func filter(_ objects: [Value], variables: [String: Value] = [:]) throws(Diagnostic) -> [Value] {
+        var out: [Value] = []
+        for o in objects where try run(o, variables) { out.append(o) }
+        return out
+    }
+
+    /// The result when it does not depend on the object or variables
+    /// (the predicate folded to a constant at compile time), else nil.
+    public var constantValue: Bool? {
+        if case .constant(let b) = body { return b }
+        return nil
+    }
+}
+
+/// An expression ready to evaluate against many objects; safe to share between threads.
+///
+/// ```swift
+/// let e = try Evaluator.compile(try Parser.parseExpression("7 / 2"))
+/// try e.evaluate(.null)   // .int(3)
+/// ```
+public struct CompiledExpression: Sendable {
+    let body: CompiledValue
+    let slotCount: Int
+
+    /// The expression's value for `object` (SELF; `.null` for none).
+    public func evaluate(_ object: Value, variables: [String: Value] = [:]) throws(Diagnostic) -> Value {
+        switch body {
+        case .constant(let v): return v
+        case .dynamic(let f):
+            let env = Env(variables: variables, slots: slotCount == 0 ? nil : SlotStorage(count: slotCount))
+            return try f(object, env)
+        }
+    }
+
+    /// The value when it does not depend on the object or variables, else nil.
+    public var constantValue: Value? {
+        if case .constant(let v) = body { return v }
+        return nil
+    }
+}

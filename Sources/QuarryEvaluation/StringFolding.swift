@@ -1,0 +1,211 @@
+// String folding for the [c] and [d] options, and the string operators
+// (==, ordering, BEGINSWITH, ENDSWITH, CONTAINS) under folding.
+//
+// Folding is full Unicode folding through Foundation's
+// `folding(options:locale:)`: [c] case-folds ("Straße" → "strasse",
+// "İ" → "i̇"), [d] strips diacritics ("Zoë" → "Zoe", "e\u{301}" → "e"), [n]
+// turns folding off. Foundation's folding allocates and bridges, so pure-ASCII
+// text takes a fast path: ASCII folds to ASCII by lower-casing alone, and the
+// prefix / suffix / equality tests run over UTF-8 bytes without allocating.
+// The constant side of a comparison is folded once, at compile time.
+//
+// Text compares by Swift's rules (extended grapheme clusters, canonical
+// equivalence), which match NSString's non-literal `compare:`: "e\u{301}"
+// does not begin with "e", and equals "é". An empty needle never matches, as
+// in Apple (`[@"abc" hasPrefix:@""]` is NO).
+import Foundation
+
+/// What the [c] / [d] / [n] options ask of a string comparison.
+struct Folding: Sendable, Equatable {
+    var caseInsensitive: Bool
+    var diacriticInsensitive: Bool
+
+    static let none = Folding(caseInsensitive: false, diacriticInsensitive: false)
+
+    init(caseInsensitive: Bool, diacriticInsensitive: Bool) {
+        self.caseInsensitive = caseInsensitive
+        self.diacriticInsensitive = diacriticInsensitive
+    }
+
+    /// [n] (already normalized) overrides c and d; [l] changes nothing here.
+    init(_ options: ComparisonOptions) {
+        let normalized = options.contains(.normalized)
+        caseInsensitive = !normalized && options.contains(.caseInsensitive)
+        diacriticInsensitive = !normalized && options.contains(.diacriticInsensitive)
+    }
+
+    var isNone: Bool { !caseInsensitive && !diacriticInsensitive }
+
+    func fold(_ s: String) -> String {
+        if isNone { return s }
+        if StringBytes.isASCII(s) { return caseInsensitive ? StringBytes.asciiLowercased(s) : s }
+        var options: String.CompareOptions = []
+        if caseInsensitive { options.insert(.caseInsensitive) }
+        if diacriticInsensitive { options.insert(.diacriticInsensitive) }
+        return s.folding(options: options, locale: nil)
+    }
+
+    func prepare(_ s: String) -> FoldedString { FoldedString(fold(s)) }
+}
+
+/// A string already folded, with its bytes at hand for the ASCII fast paths.
+struct FoldedString: Sendable {
+    let text: String
+    let utf8: [UInt8]
+    let isASCII: Bool
+
+    init(_ folded: String) {
+        text = folded
+        utf8 = Array(folded.utf8)
+        isASCII = utf8.allSatisfy { $0 < 0x80 }
+    }
+}
+
+enum StringBytes {
+    static func isASCII(_ s: String) -> Bool {
+        if let r = s.utf8.withContiguousStorageIfAvailable({ isASCII($0) }) { return r }
+        return s.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = bytes.count
+        guard let base = bytes.baseAddress else { return true }
+        while i + 8 <= n {
+            if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < n { if base[i] >= 0x80 { return false }; i += 1 }
+        return true
+    }
+
+    @inline(__always) static func lower(_ b: UInt8) -> UInt8 { (b &- 0x41) < 26 ? b | 0x20 : b }
+
+    static func asciiLowercased(_ s: String) -> String {
+        var bytes = Array(s.utf8)
+        for i in bytes.indices { bytes[i] = lower(bytes[i]) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Runs `body` over the string's UTF-8 without copying when possible.
+    @inline(__always)
+    static func withBytes<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let r = s.utf8.withContiguousStorageIfAvailable(body) { return r }
+        let copy = Array(s.utf8)
+        return copy.withUnsafeBufferPointer(body)
+    }
+}
+
+/// The string operators under a folding, with a folded needle.
+struct StringMatcher: Sendable {
+    let folding: Folding
+
+    // MARK: Equality and order
+
+    func equal(_ s: String, _ needle: FoldedString) -> Bool {
+        if folding.isNone { return s == needle.text }
+        if needle.isASCII, let r = asciiEqual(s, needle) { return r }
+        return folding.fold(s) == needle.text
+    }
+
+    func equal(_ a: String, _ b: String) -> Bool {
+        folding.isNone ? a == b : folding.fold(a) == folding.fold(b)
+    }
+
+    func order(_ a: String, _ b: String) -> Order {
+        folding.isNone ? Order(a, b) : Order(folding.fold(a), folding.fold(b))
+    }
+
+    /// nil: the bytes alone cannot decide (non-ASCII subject).
+    private func asciiEqual(_ s: String, _ needle: FoldedString) -> Bool? {
+        let lower = folding.caseInsensitive
+        return StringBytes.withBytes(s) { (b: UnsafeBufferPointer<UInt8>) -> Bool? in
+            guard StringBytes.isASCII(b) else { return nil }
+            guard b.count == needle.utf8.count else { return false }
+            for i in 0..<b.count {
+                let c = lower ? StringBytes.lower(b[i]) : b[i]
+                if c != needle.utf8[i] { return false }
+            }
+            return true
+        }
+    }
+
+    // MARK: BEGINSWITH / ENDSWITH / CONTAINS
+
+    func beginsWith(_ s: String, _ needle: FoldedString) -> Bool {
+        if needle.utf8.isEmpty { return false }
+        if needle.isASCII, let r = asciiPrefix(s, needle) { return r }
+        return folding.fold(s).hasPrefix(needle.text)
+    }
+
+    func endsWith(_ s: String, _ needle: FoldedString) -> Bool {
+        if needle.utf8.isEmpty { return false }
+        if needle.isASCII, let r = asciiSuffix(s, needle) { return r }
+        return folding.fold(s).hasSuffix(needle.text)
+    }
+
+    func contains(_ s: String, _ needle: FoldedString) -> Bool {
+        if needle.utf8.isEmpty { return false }
+        if needle.isASCII, let r = asciiContains(s, needle) { return r }
+        return folding.fold(s).firstRange(of: needle.text) != nil
+    }
+
+    private func asciiPrefix(_ s: String, _ needle: FoldedString) -> Bool? {
+        let lower = folding.caseInsensitive
+        return StringBytes.withBytes(s) { (b: UnsafeBufferPointer<UInt8>) -> Bool? in
+            let n = needle.utf8.count
+            if b.count < n {
+                // Too short, unless folding could lengthen it (ß → ss).
+                return StringBytes.isASCII(b) ? false : nil
+            }
+            for i in 0..<n {
+                let c = b[i]
+                if c >= 0x80 { return nil }
+                if (lower ? StringBytes.lower(c) : c) != needle.utf8[i] { return false }
+            }
+            // A combining mark after the prefix would join its last character.
+            if b.count > n && b[n] >= 0x80 { return nil }
+            return true
+        }
+    }
+
+    private func asciiSuffix(_ s: String, _ needle: FoldedString) -> Bool? {
+        let lower = folding.caseInsensitive
+        return StringBytes.withBytes(s) { (b: UnsafeBufferPointer<UInt8>) -> Bool? in
+            let n = needle.utf8.count
+            if b.count < n { return StringBytes.isASCII(b) ? false : nil }
+            let start = b.count - n
+            for i in 0..<n {
+                let c = b[start + i]
+                if c >= 0x80 { return nil }
+                if (lower ? StringBytes.lower(c) : c) != needle.utf8[i] { return false }
+            }
+            return true
+        }
+    }
+
+    private func asciiContains(_ s: String, _ needle: FoldedString) -> Bool? {
+        let lower = folding.caseInsensitive
+        return StringBytes.withBytes(s) { (b: UnsafeBufferPointer<UInt8>) -> Bool? in
+            guard StringBytes.isASCII(b) else { return nil }
+            let n = needle.utf8.count
+            if b.count < n { return false }
+            let first = needle.utf8[0]
+            var i = 0
+            while i + n <= b.count {
+                let c = lower ? StringBytes.lower(b[i]) : b[i]
+                if c == first {
+                    var j = 1
+                    while j < n {
+                        let d = lower ? StringBytes.lower(b[i + j]) : b[i + j]
+                        if d != needle.utf8[j] { break }
+                        j += 1
+                    }
+                    if j == n { return true }
+                }
+                i += 1
+            }
+            return false
+        }
+    }
+}

@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+// Quarry's benchmarks, a package of their own so that users of the library
+// never resolve the benchmark harness and `swift test` stays fast.
+// Run from this folder: `swift package benchmark` (see README.md here).
+import Foundation
+import PackageDescription
+
+// A path dependency is known by its folder's name, which is the clone's name
+// (main, quarry, ...); read it instead of hard-coding it.
+let quarry = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "QuarryBenchmarks",
+    dependencies: [
+        .package(path: "../.."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "Parsing",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "QuarrySyntax", package: quarry),
+            ],
+            path: "Benchmarks/Parsing",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ]
+)
