@@ -8,5 +8,5 @@
 
 // Foundation has its own `Predicate` and `Expression` (the #Predicate macro's
 // types); inside this module the names mean Quarry's syntax trees.
-public typealias Predicate = QuarrySyntax.Predicate
-public typealias Expression = QuarrySyntax.Expression
+typealias Predicate = QuarrySyntax.Predicate
+typealias Expression = QuarrySyntax.Expression
