@@ -42,6 +42,13 @@ struct ValidGrammarExample: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(file):\(line) \(format.count > 60 ? String(format.prefix(60)) + "…" : format)" }
 }
 
+/// One row of the table in Grammar/precedence.md.
+struct PrecedenceExample: Sendable, CustomTestStringConvertible {
+    var input: String
+    var canonical: String
+    var testDescription: String { input }
+}
+
 /// One line of Grammar/examples/invalid/*.txt: `CODE<TAB>COLUMN<TAB>FORMAT`.
 struct InvalidGrammarExample: Sendable, CustomTestStringConvertible {
     var file: String
@@ -213,6 +220,47 @@ struct GrammarTests {
         if lines.last == "" { lines.removeLast() }   // the final newline
         let words = lines.filter { !$0.hasPrefix("#") }
         #expect(words == Keyword.allCases.map(\.rawValue))
+    }
+
+    // MARK: - precedence.md
+
+    /// (input, canonical print) from the table rows of Grammar/precedence.md:
+    /// the first `code` span of the input column and of the print column.
+    static let precedenceExamples: [PrecedenceExample] = {
+        let url = grammarDirectory.appendingPathComponent("precedence.md")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        func firstCode(_ cell: String) -> String? {
+            let parts = cell.split(separator: "`", omittingEmptySubsequences: false)
+            return parts.count >= 3 ? String(parts[1]) : nil
+        }
+        var examples: [PrecedenceExample] = []
+        for line in text.split(separator: "\n") where line.hasPrefix("|") {
+            // Split on unescaped pipes; `\|` inside a cell is a literal pipe.
+            let cells = line.replacingOccurrences(of: "\\|", with: "\u{1}")
+                .split(separator: "|", omittingEmptySubsequences: false)
+                .map { $0.replacingOccurrences(of: "\u{1}", with: "|").trimmingCharacters(in: .whitespaces) }
+            // "| level | operators | assoc. | input | print |" gives 7 pieces (empty at both ends).
+            guard cells.count == 7, let input = firstCode(cells[4]), let printed = firstCode(cells[5]) else { continue }
+            examples.append(PrecedenceExample(input: input, canonical: printed))
+        }
+        return examples
+    }()
+
+    @Test("precedence.md examples print as the table says", arguments: precedenceExamples)
+    func precedenceExample(_ example: PrecedenceExample) throws {
+        // A row is a predicate when it parses as one, otherwise an expression.
+        let printed: String
+        if let predicate = try? Parser.parsePredicate(example.input) {
+            printed = Printer.format(predicate)
+        } else {
+            printed = Printer.format(try Parser.parseExpression(example.input))
+        }
+        #expect(printed == example.canonical)
+    }
+
+    @Test("precedence.md has its examples")
+    func precedenceTableIsRead() {
+        #expect(GrammarTests.precedenceExamples.count >= 30)
     }
 
     // MARK: - Whitespace and lines (cannot be written in the tab-separated files)
