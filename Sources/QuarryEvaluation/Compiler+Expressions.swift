@@ -96,6 +96,7 @@ extension Compiler {
     }
 
     mutating func keyPath(base: Expression?, path: [String], span: SourceSpan) throws(Diagnostic) -> CompiledValue {
+        if path.contains(where: { $0.hasPrefix("$") }) { return try variableKeyPath(base: base, path: path, span: span) }
         let kp = try CompiledKeyPath(path, span: span)
         if let base {
             let b = try expression(base)
@@ -112,6 +113,34 @@ extension Compiler {
             }
         }
         return .dynamic { (o, _) throws(Diagnostic) -> Value in try kp.resolve(o) }
+    }
+
+    /// `$a.$b`: a key taken from a variable (Apple accepts it; the key
+    /// must be a string when the path is evaluated).
+    mutating func variableKeyPath(base: Expression?, path: [String], span: SourceSpan) throws(Diagnostic) -> CompiledValue {
+        var b: ValueClosure = { o, _ in o }
+        if let base { b = try expression(base).closure }
+        var parts: [(String?, ValueClosure?)] = []
+        for component in path {
+            if component.hasPrefix("$") {
+                parts.append((nil, variable(String(component.dropFirst()), span: span).closure))
+            } else {
+                parts.append((component, nil))
+            }
+        }
+        let components = parts, start = b
+        return .dynamic { (o, env) throws(Diagnostic) -> Value in
+            var keys: [String] = []
+            for (fixed, dynamic) in components {
+                if let fixed { keys.append(fixed); continue }
+                let k = try dynamic!(o, env)
+                guard case .string(let key) = k else {
+                    throw evaluationError(.typeMismatch, "a key must be a string, but the variable holds \(k.typeName) \(Printer.format(k))", at: span)
+                }
+                keys.append(contentsOf: key.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+            }
+            return try CompiledKeyPath(keys, span: span).resolve(try start(o, env))
+        }
     }
 
     mutating func index(_ base: Expression, _ sub: Subscript, span: SourceSpan) throws(Diagnostic) -> CompiledValue {
