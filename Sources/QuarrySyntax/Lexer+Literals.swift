@@ -4,7 +4,7 @@ extension Lexer {
     // MARK: - Numbers
 
     /// `42`, `0x2A`, `0o52`, `0b101010`, `4.2`, `4.2e1`, `9.2e-5`. A value too
-    /// large for 64 bits becomes a double, as Apple's parser does.
+    /// large for a signed 64-bit integer becomes a double, in every radix.
     mutating func scanNumber() throws(Diagnostic) -> TokenKind {
         let start = index
         if peek() == UInt8(ascii: "0") {
@@ -25,7 +25,9 @@ extension Lexer {
                     throw Diagnostic(.malformedNumber, "expected digits after '\(String(decoding: bytes[start..<digitsStart], as: UTF8.self))'",
                                      at: SourceSpan(start: start, end: index))
                 }
-                if let v = UInt64(digits, radix: radix) { return .integer(Int64(bitPattern: v)) }
+                // Like decimals, a value beyond Int64 becomes a double (0xFFFFFFFFFFFFFFFF is
+                // 1.8e19, not -1), so every literal prints back to the same value.
+                if let v = Int64(digits, radix: radix) { return .integer(v) }
                 return .double(Double(digits.reduce(0.0) { $0 * Double(radix) + Double(Lexer.digitValue(UInt8($1.asciiValue!))!) }))
             }
         }

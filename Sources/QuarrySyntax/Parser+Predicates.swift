@@ -148,7 +148,8 @@ extension Parser {
         guard isPunctuation(.leftBracket) else { return ComparisonOptions(rawValue: 0) }
         // `[` right after an operator is always options: an expression cannot start with `[`.
         guard case .identifier = peekKind(1) else {
-            throw Diagnostic(.malformedOptions, "expected options such as [c], [d] or [cd]", at: current.span)
+            throw Diagnostic(.malformedOptions, "expected options such as [c], [d] or [cd]", at: current.span,
+                             hints: ["a list of values is written in braces: {1, 2}"])
         }
         let open = current.span
         advance()

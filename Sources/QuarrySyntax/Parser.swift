@@ -79,7 +79,7 @@ public struct Parser {
             throw Diagnostic(.emptyInput, "empty expression", at: parser.current.span)
         }
         let expression = try parser.parseExpression()
-        try parser.expectEnd()
+        try parser.expectEnd(after: "expression")
         try parser.checkArgumentCount()
         return expression
     }
@@ -138,7 +138,7 @@ public struct Parser {
         advance()
     }
 
-    mutating func expectEnd() throws(Diagnostic) {
+    mutating func expectEnd(after what: String = "predicate") throws(Diagnostic) {
         guard case .end = current.kind else {
             var hints: [String] = []
             if case .identifier = current.kind, let suggestion = Suggestions.keyword(near: text(current)) {
@@ -146,7 +146,7 @@ public struct Parser {
             } else if case .keyword(let k) = current.kind, k == .and || k == .or {
                 hints.append("\(k.rawValue) joins two comparisons")
             }
-            throw Diagnostic(.unexpectedTrailingInput, "unexpected \(describeCurrent()) after a complete predicate",
+            throw Diagnostic(.unexpectedTrailingInput, "unexpected \(describeCurrent()) after a complete \(what)",
                              at: current.span, hints: hints)
         }
     }

@@ -76,7 +76,7 @@ public enum TokenKind: Sendable, Equatable {
 public struct Token: Sendable {
     public var kind: TokenKind
     public var span: SourceSpan
-    /// True when whitespace separates this token from the previous one; the
-    /// parser uses it to tell `name:(` (selector) from spaced-out text.
+    /// True when whitespace separates this token from the previous one (for
+    /// tools such as a formatter; the grammar itself ignores whitespace).
     public var followsSpace: Bool
 }

@@ -58,7 +58,7 @@ struct LexerTests {
         ("0", .integer(0)), ("42", .integer(42)), ("0x2A", .integer(42)), ("0X2a", .integer(42)), ("0o52", .integer(42)),
         ("0b101010", .integer(42)), ("4.5", .double(4.5)), ("9.2e-5", .double(9.2e-5)), ("1e3", .double(1000)),
         ("2E+2", .double(200)), ("9223372036854775807", .integer(.max)), ("9223372036854775808", .double(9223372036854775808.0)),
-        ("0xFFFFFFFFFFFFFFFF", .integer(-1)),
+        ("0xFFFFFFFFFFFFFFFF", .double(18446744073709551615.0)), ("0x7FFFFFFFFFFFFFFF", .integer(.max)),
     ]
 
     @Test(arguments: numbers)
