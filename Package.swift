@@ -10,14 +10,17 @@ let package = Package(
     products: [
         .library(name: "QuarrySyntax", targets: ["QuarrySyntax"]),
         .library(name: "QuarryEvaluation", targets: ["QuarryEvaluation"]),
+        .library(name: "QuarryModel", targets: ["QuarryModel"]),
         .executable(name: "quarry", targets: ["quarry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         .target(name: "QuarrySyntax"),
         .target(name: "QuarryEvaluation", dependencies: ["QuarrySyntax"]),
+        .target(name: "QuarryModel", dependencies: ["QuarrySyntax", .product(name: "Yams", package: "Yams")]),
         .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation"]),
         .executableTarget(
             name: "quarry",
@@ -29,6 +32,7 @@ let package = Package(
         .testTarget(name: "QuarrySyntaxTests", dependencies: ["QuarrySyntax"]),
         .testTarget(name: "QuarryEvaluationTests", dependencies: ["QuarryEvaluation"]),
         .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell"]),
+        .testTarget(name: "QuarryModelTests", dependencies: ["QuarryModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,5 +26,14 @@ let package = Package(
             path: "Benchmarks/Parsing",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "Evaluation",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "QuarryEvaluation", package: quarry),
+            ],
+            path: "Benchmarks/Evaluation",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 )

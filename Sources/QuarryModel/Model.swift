@@ -1,0 +1,2 @@
+// QuarryModel: entities, attributes, relationships and the model readers.
+import QuarrySyntax
