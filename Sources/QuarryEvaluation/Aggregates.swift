@@ -64,8 +64,11 @@ enum Aggregates {
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
         case .decimal(let d):
-            // Integers that overflowed Int64: a double is the honest type.
-            return hasDecimal ? .decimal(d) : .double(Number.double(d))
+            if hasDecimal { return .decimal(d) }
+            // Integers whose running sum overflowed Int64: an integer again
+            // if the total fits, otherwise the nearest double.
+            if let i = Int64(d.description) { return .int(i) }
+            return .double(Number.double(d))
         }
     }
 

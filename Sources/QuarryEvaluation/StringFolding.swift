@@ -175,10 +175,10 @@ struct StringMatcher: Sendable {
             let n = needle.utf8.count
             if b.count < n { return StringBytes.isASCII(b) ? false : nil }
             let start = b.count - n
-            for i in 0..<n {
-                let c = b[start + i]
-                if c >= 0x80 { return nil }
-                if (lower ? StringBytes.lower(c) : c) != needle.utf8[i] { return false }
+            // Non-ASCII text in the tail could fold to a different length.
+            for i in start..<b.count where b[i] >= 0x80 { return nil }
+            for i in 0..<n where (lower ? StringBytes.lower(b[start + i]) : b[start + i]) != needle.utf8[i] {
+                return false
             }
             return true
         }

@@ -72,19 +72,19 @@ let company: Value = {
         ("departments[0].employees.@sum.salary == 200", true), ("departments[0].employees.@avg.salary == 100", true),
         ("departments[0].employees.@max.salary == 120", true), ("departments[0].employees.@min.salary == 80", true),
         ("departments[1].employees.@avg.salary == nil", true), ("departments[1].employees.@sum.salary == 0", true),
-        ("numbers.@sum.self == 6", true), ("numbers.@avg.self == 2", true), ("numbers.@min.self == 1", true),
-        ("numbers.@max.self == 3", true), ("numbers.@count == 4", true), ("doubles.@sum.self == 0.75", true),
+        ("numbers.@sum.#self == 6", true), ("numbers.@avg.#self == 2", true), ("numbers.@min.#self == 1", true),
+        ("numbers.@max.#self == 3", true), ("numbers.@count == 4", true), ("doubles.@sum.#self == 0.75", true),
         ("departments.employees.tags.@count == 3", true),
         ("departments.@distinctUnionOfArrays.employees.tags == {'a', 'b'}", true),
         ("departments[0].employees.@unionOfArrays.tags == {'a', 'b', 'b'}", true),
         ("departments[0].employees.@distinctUnionOfObjects.tags == {'a', 'b'}", true),
         ("departments[0].employees.@unionOfObjects.name == {'José', 'Zoë', 'Ann'}", true),
-        ("matrix.@distinctUnionOfSets.self == $set", true),
+        ("matrix.@distinctUnionOfSets.#self == $set", true),
         ("words.@count == 2", true), ("info.@count == 2", true), ("info['b'] == 2", true), ("info.a == 1", true),
         ("info['zz'] == nil", true), ("info[SIZE] == 2", true), ("boss.name == 'Müller'", true),
         ("boss.age > 60", true), ("boss.missing == nil", true), ("boss['name'] ==[cd] 'MULLER'", true),
         ("boss.name.length == 6", true), ("SELF.info.b == 2", true), ("missing.deeper.still == nil", true),
-        ("departments[0].name.uppercaseString == 'SALES'", true), ("numbers[0].self == 3", true),
+        ("departments[0].name.uppercaseString == 'SALES'", true), ("numbers[0].#self == 3", true),
         ("SUBQUERY(departments, $d, $d.budget > 100).@count == 1", true),
     ]
 
@@ -98,7 +98,7 @@ let company: Value = {
         #expect(v == .array([.string("José"), .string("Zoë"), .string("Ann")]))
         let salaries = try value("departments[0].employees.salary", company)
         #expect(salaries == .array([.int(120), .int(80), .null]))
-        let set = try value("words.self", company)
+        let set = try value("words.#self", company)
         guard case .set(let items) = set else { Issue.record("a set maps to a set"); return }
         #expect(items.count == 2)
     }

@@ -24,27 +24,23 @@ func value(_ format: String, _ object: Value = .null, args: [Value]? = nil, vars
 /// The diagnostic a predicate raises at compile or evaluation time, if any.
 func predicateError(_ format: String, _ object: Value = .null, args: [Value]? = nil, vars: [String: Value] = [:],
                     options: EvaluationOptions = .init()) -> Diagnostic? {
-    do {
+    do throws(Diagnostic) {
         let p = try Parser.parsePredicate(format, arguments: args ?? [])
         _ = try Evaluator.compile(p, options: options).evaluate(object, variables: vars)
         return nil
-    } catch let d as Diagnostic {
-        return d
     } catch {
-        return nil
+        return error
     }
 }
 
 func expressionError(_ format: String, _ object: Value = .null, vars: [String: Value] = [:],
                      options: EvaluationOptions = .init()) -> Diagnostic? {
-    do {
+    do throws(Diagnostic) {
         let e = try Parser.parseExpression(format, arguments: [])
         _ = try Evaluator.compile(e, options: options).evaluate(object, variables: vars)
         return nil
-    } catch let d as Diagnostic {
-        return d
     } catch {
-        return nil
+        return error
     }
 }
 
