@@ -64,6 +64,14 @@ public enum Evaluator {
 public struct CompiledPredicate: Sendable {
     let body: CompiledBool
     let slotCount: Int
+    /// The closure itself, unwrapped once (nil for a constant).
+    let closure: BoolClosure?
+
+    init(body: CompiledBool, slotCount: Int) {
+        self.body = body
+        self.slotCount = slotCount
+        if case .dynamic(let f) = body { closure = f } else { closure = nil }
+    }
 
     /// Whether the predicate holds for `object` (what SELF is; `.null` for
     /// none), with `$VARIABLE`s taken from `variables`.
@@ -73,12 +81,9 @@ public struct CompiledPredicate: Sendable {
 
     @inline(__always)
     func run(_ object: Value, _ variables: [String: Value]) throws(Diagnostic) -> Bool {
-        switch body {
-        case .constant(let b): return b
-        case .dynamic(let f):
-            let env = Env(variables: variables, slots: slotCount == 0 ? nil : SlotStorage(count: slotCount))
-            return try f(object, env)
-        }
+        guard let closure else { return constantValue ?? false }
+        if slotCount == 0 { return try closure(object, Env(variables: variables, slots: nil)) }
+        return try closure(object, Env(variables: variables, slots: SlotStorage(count: slotCount)))
     }
 
     /// The objects for which the predicate holds, in order.
