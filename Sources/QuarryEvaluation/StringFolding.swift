@@ -42,7 +42,7 @@ struct Folding: Sendable, Equatable {
         var options: String.CompareOptions = []
         if caseInsensitive { options.insert(.caseInsensitive) }
         if diacriticInsensitive { options.insert(.diacriticInsensitive) }
-        return s.folding(options: options, locale: nil)
+        return foldNonASCII(s, options: options)
     }
 
     func prepare(_ s: String) -> FoldedString { FoldedString(fold(s)) }
