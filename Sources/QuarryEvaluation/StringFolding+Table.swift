@@ -74,15 +74,60 @@ final class ScalarFoldTable: Sendable {
     }
 }
 
+extension ScalarFoldTable {
+    /// BEGINSWITH for an ASCII needle without building the folded string:
+    /// folds the subject scalar by scalar and stops as soon as it can answer.
+    /// nil means "ask the full folding" (a mark, a scalar beyond the table, or
+    /// a non-ASCII difference that canonical equivalence might still excuse).
+    func hasFoldedPrefix(_ s: String, asciiNeedle needle: [UInt8], lowercases: Bool, dropsDiacritics: Bool) -> Bool? {
+        var k = 0
+        var iterator = s.unicodeScalars.makeIterator()
+        var sawBase = false
+        while let u = iterator.next() {
+            let v = u.value
+            if k == needle.count {
+                // The needle ended at a character boundary only if what follows
+                // cannot join the last character.
+                return (v < 0x80 && v != 0x0A) ? true : nil
+            }
+            if v < 0x80 {
+                let f = lowercases && v >= 0x41 && v <= 0x5A ? v | 0x20 : v
+                if UInt8(f) != needle[k] { return false }
+                k += 1
+            } else if v >= 0x4E00 && v <= 0x9FFF {
+                // An ideograph folds to itself and has no decomposition: it can
+                // never equal an ASCII needle character.
+                return false
+            } else if v < ScalarFoldTable.limit {
+                if unsafeMark[Int(v)] { return nil }
+                if dropsDiacritics && sawBase && v >= 0x300 && v <= 0x36F { return nil }
+                for i in Int(offsets[Int(v)])..<Int(offsets[Int(v) + 1]) {
+                    let f = scalars[i]
+                    if k == needle.count { return f < 0x80 ? true : nil }
+                    if f >= 0x80 { return nil }
+                    if UInt8(f) != needle[k] { return false }
+                    k += 1
+                }
+            } else {
+                return nil
+            }
+            sawBase = true
+        }
+        return k == needle.count ? true : false
+    }
+}
+
 extension Folding {
+    var table: ScalarFoldTable {
+        switch (caseInsensitive, diacriticInsensitive) {
+        case (true, true): return .both
+        case (true, false): return .caseInsensitive
+        default: return .diacriticInsensitive
+        }
+    }
+
     /// Folding through the table when the text allows, else through Foundation.
     func foldNonASCII(_ s: String, options: String.CompareOptions) -> String {
-        let table: ScalarFoldTable
-        switch (caseInsensitive, diacriticInsensitive) {
-        case (true, true): table = .both
-        case (true, false): table = .caseInsensitive
-        default: table = .diacriticInsensitive
-        }
         return table.fold(s, dropsDiacritics: diacriticInsensitive) ?? s.folding(options: options, locale: nil)
     }
 }

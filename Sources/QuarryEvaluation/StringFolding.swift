@@ -135,6 +135,11 @@ struct StringMatcher: Sendable {
     func beginsWith(_ s: String, _ needle: FoldedString) -> Bool {
         if needle.utf8.isEmpty { return false }
         if needle.isASCII, let r = asciiPrefix(s, needle) { return r }
+        if needle.isASCII, !folding.isNone,
+           let r = folding.table.hasFoldedPrefix(s, asciiNeedle: needle.utf8, lowercases: folding.caseInsensitive,
+                                                 dropsDiacritics: folding.diacriticInsensitive) {
+            return r
+        }
         return folding.fold(s).hasPrefix(needle.text)
     }
 
