@@ -104,7 +104,10 @@ extension ScalarFoldTable {
                 for i in Int(offsets[Int(v)])..<Int(offsets[Int(v) + 1]) {
                     let f = scalars[i]
                     if k == needle.count { return f < 0x80 ? true : nil }
-                    if f >= 0x80 { return nil }
+                    // A non-ASCII scalar never equals ASCII text, except the three
+                    // whose canonical decomposition is ASCII (KELVIN SIGN, GREEK
+                    // QUESTION MARK, GREEK VARIA): those go the long way.
+                    if f >= 0x80 { return (f == 0x212A || f == 0x37E || f == 0x1FEF) ? nil : false }
                     if UInt8(f) != needle[k] { return false }
                     k += 1
                 }

@@ -74,6 +74,18 @@ enum AttributeValues {
         return nil
     }
 
+    /// A value as messages show it: dates in ISO 8601 rather than as the
+    /// printer's `CAST(seconds, "NSDate")`.
+    static func text(_ value: Value) -> String {
+        switch value {
+        case .date(let seconds):
+            let formatter = ISO8601DateFormatter()
+            return formatter.string(from: Date(timeIntervalSinceReferenceDate: seconds))
+        case .decimal(let d): return "\(d)"
+        default: return Printer.format(value)
+        }
+    }
+
     /// What a value of `type` looks like, for messages.
     static func describe(_ type: AttributeType) -> String {
         switch type {

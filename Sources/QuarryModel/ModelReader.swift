@@ -72,7 +72,8 @@ public enum ModelReader {
         let versions: [String]
         do {
             versions = try FileManager.default.contentsOfDirectory(atPath: path)
-                .filter { $0.hasSuffix(".xcdatamodel") }.sorted { $0.compare($1, options: .numeric) == .orderedAscending }
+                .filter { $0.hasSuffix(".xcdatamodel") }
+                .sorted { versionName($0).compare(versionName($1), options: .numeric) == .orderedAscending }
         } catch {
             throw ModelError(.unreadable, "cannot list the model bundle: \(error.localizedDescription)", file: path)
         }
@@ -89,6 +90,12 @@ public enum ModelReader {
             throw ModelError(.unreadable, "the model bundle holds no .xcdatamodel version", file: path)
         }
         return try readVersion(path + "/" + last)
+    }
+
+    /// "App 2.xcdatamodel" → "App 2": compared without the extension so
+    /// that "App" sorts before "App 2" (a space sorts before the dot).
+    static func versionName(_ folder: String) -> String {
+        String(folder.dropLast(".xcdatamodel".count))
     }
 
     static func currentVersionName(_ markerPath: String) throws(ModelError) -> String {

@@ -122,7 +122,7 @@ private struct Validator {
         let path = [entity.name, a.name]
         let what = "attribute '\(a.name)' of \(entity.name)"
         if let value = a.defaultValue, !a.type.acceptsDefault(value) {
-            report(.invalidValue, "\(what): default value \(Printer.format(value)) is not \(AttributeValues.describe(a.type))",
+            report(.invalidValue, "\(what): default value \(AttributeValues.text(value)) is not \(AttributeValues.describe(a.type))",
                    at: path + ["default"])
         }
         for (label, bound) in [("minimum", a.minimum), ("maximum", a.maximum)] {
@@ -132,12 +132,12 @@ private struct Validator {
                        at: path + [label == "minimum" ? "min" : "max"])
             } else if !a.type.acceptsBound(bound) {
                 let expected = a.type.boundsAreLengths ? "a length (a whole number ≥ 0)" : AttributeValues.describe(a.type)
-                report(.invalidValue, "\(what): \(label) \(Printer.format(bound)) is not \(expected)",
+                report(.invalidValue, "\(what): \(label) \(AttributeValues.text(bound)) is not \(expected)",
                        at: path + [label == "minimum" ? "min" : "max"])
             }
         }
         if let lo = a.minimum?.boundNumber, let hi = a.maximum?.boundNumber, lo > hi {
-            report(.invalidRange, "\(what): minimum \(Printer.format(a.minimum!)) is greater than maximum \(Printer.format(a.maximum!))",
+            report(.invalidRange, "\(what): minimum \(AttributeValues.text(a.minimum!)) is greater than maximum \(AttributeValues.text(a.maximum!))",
                    at: path + ["min"])
         }
         if let pattern = a.regularExpression {

@@ -4,7 +4,7 @@ import QuarrySyntax
 
 extension XMLModelReader {
     mutating func readAttribute(_ element: ModelXMLElement, into entity: inout Entity) throws(ModelError) {
-        let name = try required("name", of: element, "attribute of \(entity.name)")
+        let name = try required("name", of: element, "in entity \(entity.name)")
         let what = "attribute '\(name)' of \(entity.name)"
         let path = [entity.name, name]
         map[path] = tree.location(of: "name", in: element)
@@ -71,7 +71,7 @@ extension XMLModelReader {
     }
 
     mutating func readRelationship(_ element: ModelXMLElement, of entity: String) throws(ModelError) -> Relationship {
-        let name = try required("name", of: element, "relationship of \(entity)")
+        let name = try required("name", of: element, "in entity \(entity)")
         let what = "relationship '\(name)' of \(entity)"
         let path = [entity, name]
         map[path] = tree.location(of: "name", in: element)

@@ -34,9 +34,12 @@ struct XMLModelReader {
         ModelError(kind, message, file: map.file, line: location.line, column: location.column, suggestion: suggestion)
     }
 
-    func required(_ attribute: String, of element: ModelXMLElement, _ what: String) throws(ModelError) -> String {
+    /// The value of a required XML attribute; `context` says where the
+    /// element sits ("in entity Employee") when its own name cannot.
+    func required(_ attribute: String, of element: ModelXMLElement, _ context: String? = nil) throws(ModelError) -> String {
         guard let value = element[attribute], !value.isEmpty else {
-            throw error(.structure, "<\(element.name)> \(what) has no \(attribute)=\"...\"", at: tree.location(element))
+            let place = context.map { " (\($0))" } ?? ""
+            throw error(.structure, "<\(element.name)> has no \(attribute)=\"...\"\(place)", at: tree.location(element))
         }
         return value
     }
@@ -60,7 +63,7 @@ struct XMLModelReader {
             case "fetchRequest":
                 templates.append(try readFetchRequest(child))
             case "configuration":
-                let name = try required("name", of: child, "configuration")
+                let name = try required("name", of: child)
                 map[["#configuration", name]] = tree.location(of: "name", in: child)
                 var members: [String] = []
                 for member in child.children(named: "memberEntity") {
@@ -77,7 +80,7 @@ struct XMLModelReader {
     }
 
     mutating func readFetchRequest(_ element: ModelXMLElement) throws(ModelError) -> FetchRequestTemplate {
-        let name = try required("name", of: element, "fetch request")
+        let name = try required("name", of: element)
         let what = "fetch request '\(name)'"
         map[["#fetch", name]] = tree.location(of: "name", in: element)
         let entity = try required("entity", of: element, what)
@@ -95,7 +98,7 @@ struct XMLModelReader {
     // MARK: - Entities
 
     mutating func readEntity(_ element: ModelXMLElement) throws(ModelError) -> Entity {
-        let name = try required("name", of: element, "entity")
+        let name = try required("name", of: element)
         map[[name]] = tree.location(of: "name", in: element)
         var entity = Entity(name: name, isAbstract: Self.flag(element["isAbstract"]), parent: element["parentEntity"])
         if entity.parent != nil { map[[name, "#parent"]] = tree.location(of: "parentEntity", in: element) }
@@ -149,13 +152,13 @@ struct XMLModelReader {
     }
 
     mutating func readFetchedProperty(_ element: ModelXMLElement, of entity: String) throws(ModelError) -> FetchedProperty {
-        let name = try required("name", of: element, "fetched property of \(entity)")
+        let name = try required("name", of: element, "in entity \(entity)")
         let what = "fetched property '\(name)' of \(entity)"
         map[[entity, name]] = tree.location(of: "name", in: element)
         guard let request = element.children(named: "fetchRequest").first else {
             throw error(.structure, "\(what) has no <fetchRequest>", at: tree.location(element))
         }
-        let destination = try required("entity", of: request, "of \(what)")
+        let destination = try required("entity", of: request, what)
         map[[entity, name, "entity"]] = tree.location(of: "entity", in: request)
         let text = request["predicateString"]
         do {
@@ -167,7 +170,7 @@ struct XMLModelReader {
     }
 
     mutating func readFetchIndex(_ element: ModelXMLElement, into entity: inout Entity) throws(ModelError) {
-        let name = try required("name", of: element, "fetch index of \(entity.name)")
+        let name = try required("name", of: element, "in entity \(entity.name)")
         map[[entity.name, "#index", name]] = tree.location(of: "name", in: element)
         var elements: [FetchIndexElement] = []
         for (i, item) in element.children(named: "fetchIndexElement").enumerated() {

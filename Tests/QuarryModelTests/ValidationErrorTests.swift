@@ -421,10 +421,10 @@ let xmlErrorCases: [ErrorCase] = [
             <entity name="A">
                 <relationship name="b" optional="YES" maxCount="1" deletionRule="Nullify"/>
             </entity>
-        """, kind: .structure, message: "has no destinationEntity", line: 4, at: "<relationship"),
+        """, kind: .structure, message: "<relationship> has no destinationEntity=\"...\" (relationship 'b' of A)", line: 4, at: "<relationship"),
     ErrorCase(name: "entity without a name", format: .xml, source: """
             <entity representedClassName="A"/>
-        """, kind: .structure, message: "<entity> entity has no name", line: 3, at: "<entity"),
+        """, kind: .structure, message: "<entity> has no name=", line: 3, at: "<entity"),
     ErrorCase(name: "configuration member", format: .xml, source: """
             <entity name="A"/>
             <configuration name="Cloud">
