@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "QuarrySyntax", targets: ["QuarrySyntax"]),
         .library(name: "QuarryEvaluation", targets: ["QuarryEvaluation"]),
         .library(name: "QuarryModel", targets: ["QuarryModel"]),
+        .library(name: "QuarrySQLite", targets: ["QuarrySQLite"]),
         .executable(name: "quarry", targets: ["quarry"]),
     ],
     dependencies: [
@@ -21,6 +22,8 @@ let package = Package(
         .target(name: "QuarrySyntax"),
         .target(name: "QuarryEvaluation", dependencies: ["QuarrySyntax"]),
         .target(name: "QuarryModel", dependencies: ["QuarrySyntax", .product(name: "Yams", package: "Yams")]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "QuarrySQLite", dependencies: ["CSQLite", "QuarryEvaluation"]),
         .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation"]),
         .executableTarget(
             name: "quarry",
@@ -33,6 +36,7 @@ let package = Package(
         .testTarget(name: "QuarryEvaluationTests", dependencies: ["QuarryEvaluation"]),
         .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell"]),
         .testTarget(name: "QuarryModelTests", dependencies: ["QuarryModel"]),
+        .testTarget(name: "QuarrySQLiteTests", dependencies: ["QuarrySQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

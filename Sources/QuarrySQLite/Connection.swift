@@ -1,0 +1,2 @@
+// QuarrySQLite: the SQLite connection layer.
+import CSQLite
