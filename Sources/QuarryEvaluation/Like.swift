@@ -8,7 +8,7 @@
 // is fine). Pure-ASCII subjects and patterns are matched over bytes; anything
 // else over Characters, after [c]/[d] folding of both sides.
 
-struct LikePattern: Sendable {
+public struct LikePattern: Sendable {
     enum Token: Sendable, Equatable {
         case literal(Character)
         case one
@@ -22,7 +22,7 @@ struct LikePattern: Sendable {
     let folding: Folding
 
     /// `pattern` is the unfolded pattern text.
-    init(_ pattern: String, folding: Folding) {
+    public init(_ pattern: String, folding: Folding) {
         self.folding = folding
         let text = folding.fold(pattern)
         var tokens: [Token] = []
@@ -53,7 +53,7 @@ struct LikePattern: Sendable {
 
     var isEmpty: Bool { tokens.isEmpty }
 
-    func matches(_ subject: String) -> Bool {
+    public func matches(_ subject: String) -> Bool {
         if tokens.isEmpty { return false }
         if let asciiTokens {
             let lower = folding.caseInsensitive

@@ -15,7 +15,7 @@
 // diacritics out of the subject and the pattern text.
 import Foundation
 
-final class CompiledRegex: @unchecked Sendable {
+public final class CompiledRegex: @unchecked Sendable {
     // NSRegularExpression is immutable and documented thread-safe.
     private let regex: NSRegularExpression
     private let needsCoverageCheck: Bool
@@ -23,7 +23,7 @@ final class CompiledRegex: @unchecked Sendable {
     let timeLimit: Double
 
     /// Throws E005 for an invalid pattern.
-    init(_ pattern: String, folding: Folding, timeLimit: Double, span: SourceSpan) throws(Diagnostic) {
+    public init(_ pattern: String, folding: Folding, timeLimit: Double, span: SourceSpan) throws(Diagnostic) {
         self.folding = folding
         self.timeLimit = timeLimit
         let text = folding.diacriticInsensitive
@@ -48,7 +48,7 @@ final class CompiledRegex: @unchecked Sendable {
     }
 
     /// Whole-string match; E006 when the time limit runs out.
-    func matches(_ subject: String, span: SourceSpan) throws(Diagnostic) -> Bool {
+    public func matches(_ subject: String, span: SourceSpan) throws(Diagnostic) -> Bool {
         let s = folding.diacriticInsensitive ? subject.folding(options: [.diacriticInsensitive], locale: nil) : subject
         let length = s.utf16.count
         let range = NSRange(location: 0, length: length)

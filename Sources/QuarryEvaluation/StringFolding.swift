@@ -15,28 +15,33 @@
 // in Apple (`[@"abc" hasPrefix:@""]` is NO).
 import Foundation
 
-/// What the [c] / [d] / [n] options ask of a string comparison.
-struct Folding: Sendable, Equatable {
-    var caseInsensitive: Bool
-    var diacriticInsensitive: Bool
+/// What the [c] / [d] / [n] options ask of a string comparison. Public so
+/// that SQL stores can register functions that fold exactly as memory does.
+///
+/// ```swift
+/// Folding(caseInsensitive: true, diacriticInsensitive: true).fold("MÜLLER")   // "muller"
+/// ```
+public struct Folding: Sendable, Equatable {
+    public var caseInsensitive: Bool
+    public var diacriticInsensitive: Bool
 
-    static let none = Folding(caseInsensitive: false, diacriticInsensitive: false)
+    public static let none = Folding(caseInsensitive: false, diacriticInsensitive: false)
 
-    init(caseInsensitive: Bool, diacriticInsensitive: Bool) {
+    public init(caseInsensitive: Bool, diacriticInsensitive: Bool) {
         self.caseInsensitive = caseInsensitive
         self.diacriticInsensitive = diacriticInsensitive
     }
 
     /// [n] (already normalized) overrides c and d; [l] changes nothing here.
-    init(_ options: ComparisonOptions) {
+    public init(_ options: ComparisonOptions) {
         let normalized = options.contains(.normalized)
         caseInsensitive = !normalized && options.contains(.caseInsensitive)
         diacriticInsensitive = !normalized && options.contains(.diacriticInsensitive)
     }
 
-    var isNone: Bool { !caseInsensitive && !diacriticInsensitive }
+    public var isNone: Bool { !caseInsensitive && !diacriticInsensitive }
 
-    func fold(_ s: String) -> String {
+    public func fold(_ s: String) -> String {
         if isNone { return s }
         if StringBytes.isASCII(s) { return caseInsensitive ? StringBytes.asciiLowercased(s) : s }
         var options: String.CompareOptions = []
@@ -45,16 +50,16 @@ struct Folding: Sendable, Equatable {
         return foldNonASCII(s, options: options)
     }
 
-    func prepare(_ s: String) -> FoldedString { FoldedString(fold(s)) }
+    public func prepare(_ s: String) -> FoldedString { FoldedString(fold(s)) }
 }
 
 /// A string already folded, with its bytes at hand for the ASCII fast paths.
-struct FoldedString: Sendable {
+public struct FoldedString: Sendable {
     let text: String
     let utf8: [UInt8]
     let isASCII: Bool
 
-    init(_ folded: String) {
+    public init(_ folded: String) {
         text = folded
         utf8 = Array(folded.utf8)
         isASCII = utf8.allSatisfy { $0 < 0x80 }
@@ -97,12 +102,14 @@ enum StringBytes {
 }
 
 /// The string operators under a folding, with a folded needle.
-struct StringMatcher: Sendable {
-    let folding: Folding
+public struct StringMatcher: Sendable {
+    public let folding: Folding
+
+    public init(folding: Folding) { self.folding = folding }
 
     // MARK: Equality and order
 
-    func equal(_ s: String, _ needle: FoldedString) -> Bool {
+    public func equal(_ s: String, _ needle: FoldedString) -> Bool {
         if folding.isNone { return s == needle.text }
         if needle.isASCII, let r = asciiEqual(s, needle) { return r }
         return folding.fold(s) == needle.text
@@ -132,7 +139,7 @@ struct StringMatcher: Sendable {
 
     // MARK: BEGINSWITH / ENDSWITH / CONTAINS
 
-    func beginsWith(_ s: String, _ needle: FoldedString) -> Bool {
+    public func beginsWith(_ s: String, _ needle: FoldedString) -> Bool {
         if needle.utf8.isEmpty { return false }
         if needle.isASCII, let r = asciiPrefix(s, needle) { return r }
         if needle.isASCII, !folding.isNone,
@@ -143,13 +150,13 @@ struct StringMatcher: Sendable {
         return folding.fold(s).hasPrefix(needle.text)
     }
 
-    func endsWith(_ s: String, _ needle: FoldedString) -> Bool {
+    public func endsWith(_ s: String, _ needle: FoldedString) -> Bool {
         if needle.utf8.isEmpty { return false }
         if needle.isASCII, let r = asciiSuffix(s, needle) { return r }
         return folding.fold(s).hasSuffix(needle.text)
     }
 
-    func contains(_ s: String, _ needle: FoldedString) -> Bool {
+    public func contains(_ s: String, _ needle: FoldedString) -> Bool {
         if needle.utf8.isEmpty { return false }
         if needle.isASCII, let r = asciiContains(s, needle) { return r }
         return folding.fold(s).firstRange(of: needle.text) != nil
