@@ -21,15 +21,16 @@ struct YAMLModelReader {
     let nodes: YAMLNodes
     var map: SourceMap
 
-    static func read(yaml text: String, file: String) throws(ModelError) -> Model {
+    /// `language` names the format in syntax errors ("YAML" or "JSON").
+    static func read(yaml text: String, file: String, language: String = "YAML") throws(ModelError) -> Model {
         var reader = YAMLModelReader(nodes: YAMLNodes(file: file, text: text), map: SourceMap(file: file))
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            throw Self.syntaxError(error, file: file)
+            throw Self.syntaxError(error, file: file, language: language)
         } catch {
-            throw ModelError(.syntax, "cannot read YAML: \(error)", file: file)
+            throw ModelError(.syntax, "cannot read \(language): \(error)", file: file)
         }
         guard let root, !reader.nodes.isNull(root) else {
             throw ModelError(.structure, "the model file is empty (expected an 'entities:' mapping)", file: file, line: 1, column: 1)
@@ -41,18 +42,18 @@ struct YAMLModelReader {
         return model
     }
 
-    static func syntaxError(_ error: YamlError, file: String) -> ModelError {
+    static func syntaxError(_ error: YamlError, file: String, language: String) -> ModelError {
         switch error {
         case .scanner(let context, let problem, let mark, _),
              .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
-            var message = "malformed YAML: \(problem)"
+            var message = "malformed \(language): \(problem)"
             if let context { message += " (\(context.text) at line \(context.mark.line))" }
             return ModelError(.syntax, message, file: file, line: mark.line, column: mark.column)
         case .reader(let problem, _, _, _):
-            return ModelError(.syntax, "malformed YAML: \(problem)", file: file, line: 1)
+            return ModelError(.syntax, "malformed \(language): \(problem)", file: file, line: 1)
         default:
-            return ModelError(.syntax, "malformed YAML: \(error)", file: file)
+            return ModelError(.syntax, "malformed \(language): \(error)", file: file)
         }
     }
 

@@ -22,7 +22,7 @@ let malformedCases: [MalformedCase] = [
     MalformedCase(name: "undefined alias", format: .yaml, text: "entities:\n  E: *nothing\n", line: 2, message: "malformed YAML"),
     MalformedCase(name: "document is a list", format: .yaml, text: "- entities\n- E\n", line: 1, message: "the model file should be a mapping"),
     MalformedCase(name: "empty file", format: .yaml, text: "", line: 1, message: "the model file is empty"),
-    MalformedCase(name: "missing comma", format: .json, text: "{\n  \"entities\": {\n    \"E\": {}\n    \"F\": {}\n  }\n}\n", line: 4, message: "malformed YAML"),
+    MalformedCase(name: "missing comma", format: .json, text: "{\n  \"entities\": {\n    \"E\": {}\n    \"F\": {}\n  }\n}\n", line: 4, message: "malformed JSON"),
     MalformedCase(name: "unclosed element", format: .xml, text: "<?xml version=\"1.0\"?>\n<model>\n    <entity name=\"E\">\n</model>\n", line: 4, message: "malformed XML"),
     MalformedCase(name: "unquoted attribute", format: .xml, text: "<?xml version=\"1.0\"?>\n<model>\n    <entity name=E/>\n</model>\n", line: 3, message: "malformed XML"),
     MalformedCase(name: "unknown entity reference", format: .xml, text: "<?xml version=\"1.0\"?>\n<model>\n    <fetchRequest name=\"a\" entity=\"E\" predicateString=\"a &gt b\"/>\n</model>\n", line: 3, message: "malformed XML"),
