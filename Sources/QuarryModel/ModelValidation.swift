@@ -171,6 +171,9 @@ private struct Validator {
                    at: path + ["inverse"], unknown: inverseName, among: candidates)
             return
         }
+        // An inverse whose own destination is unknown is reported there, as
+        // the root cause, not here as a mismatch.
+        guard model.entity(named: inverse.destination) != nil else { return }
         // The inverse may be declared on an ancestor of the destination and
         // may point at an ancestor (or sub-entity) of this entity: Core Data
         // resolves inverses along the inheritance chain.
