@@ -8,12 +8,13 @@
 // tolerate broken hierarchies (a missing parent, a cycle) so that validation
 // can use them to describe the breakage.
 
-/// Any property of an entity.
+/// Any property of an entity: what `property(named:)` finds.
 public enum Property: Sendable, Equatable {
     case attribute(Attribute)
     case relationship(Relationship)
     case fetchedProperty(FetchedProperty)
 
+    /// The property's name, whatever its kind.
     public var name: String {
         switch self {
         case .attribute(let a): return a.name

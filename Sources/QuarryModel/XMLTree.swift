@@ -33,7 +33,8 @@ struct XMLTree {
 
     init(xml: String, file: String) throws(ModelError) {
         self.file = file
-        self.lines = xml.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
+        // `\r\n` is one Character in Swift: split on any line break.
+        self.lines = xml.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { Array($0) }
         let builder = TreeBuilder(lines: lines)
         let parser = XMLParser(data: Data(xml.utf8))
         parser.shouldResolveExternalEntities = false

@@ -145,7 +145,7 @@ struct YAMLModelReader {
                 entity.relationships.append(try readRelationship(relName, of: name, pair.value))
             }
         }
-        for (key, keyNode, value) in fields {
+        for (key, _, value) in fields {
             switch key {
             case "abstract":
                 entity.isAbstract = try nodes.bool(value, "abstract")
@@ -173,7 +173,7 @@ struct YAMLModelReader {
             case "userInfo":
                 entity.userInfo = try nodes.userInfo(value)
             default:
-                _ = keyNode  // attributes and relationships were read above
+                break  // attributes and relationships were read above
             }
         }
         return entity

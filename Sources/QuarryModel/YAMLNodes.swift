@@ -14,7 +14,9 @@ struct YAMLNodes {
 
     init(file: String, text: String) {
         self.file = file
-        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // `\r\n` is one Character in Swift, so split on any line break, as
+        // libyaml counts lines.
+        self.lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     }
 
     func location(_ node: Node) -> ModelLocation {

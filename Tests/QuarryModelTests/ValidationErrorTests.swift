@@ -17,9 +17,12 @@ struct ErrorCase: Sendable, CustomStringConvertible {
     /// error has no column.
     var at: String?
     var suggestion: String? = nil
+    var lineEnding = "\n"
     var description: String { name }
 
-    var text: String { format == .xml ? Fixtures.xml(source) : source }
+    var text: String {
+        (format == .xml ? Fixtures.xml(source) : source).replacingOccurrences(of: "\n", with: lineEnding)
+    }
 }
 
 let yamlErrorCases: [ErrorCase] = [
@@ -451,7 +454,7 @@ let xmlErrorCases: [ErrorCase] = [
             #expect(error.message.contains(c.message), "\(error)")
             #expect(error.line == c.line, "\(error)")
             #expect(error.suggestion == c.suggestion, "\(error)")
-            let lines = c.text.split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = c.text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             if let at = c.at {
                 let line = String(lines[c.line - 1])
                 let expected = line.range(of: at).map { line.distance(from: line.startIndex, to: $0.lowerBound) + 1 }
@@ -467,6 +470,17 @@ let xmlErrorCases: [ErrorCase] = [
 
     @Test(arguments: xmlErrorCases)
     func xml(_ c: ErrorCase) { check(c) }
+
+    /// Windows line endings change no line or column.
+    @Test(arguments: (yamlErrorCases + xmlErrorCases).filter {
+        ["unknown destination", "invalid regular expression", "predicate with entities does not parse",
+         "default in a multi-line tag"].contains($0.name)
+    })
+    func crlfLineEndings(_ c: ErrorCase) {
+        var crlf = c
+        crlf.lineEnding = "\r\n"
+        check(crlf)
+    }
 
     @Test func descriptionReadsLikeACompilerMessage() {
         let e = ModelError(.unknownEntity, "relationship 'd' of E: no entity named 'Departmnt'", file: "m.yaml",
