@@ -118,6 +118,13 @@ import Testing
         #expect(model.fetchRequestTemplate(named: "sales")?.predicate != nil)
     }
 
+    @Test func minifiedJSON() throws {
+        let model = try ModelReader.read(json: #"{"entities":{"E":{"attributes":{"n":{"type":"integer32","default":3}},"relationships":{"self_":"E"}}},"fetchRequests":{"big":{"entity":"E","predicate":"n > 2"}}}"#)
+        #expect(model.entity(named: "E")?.attributes.first?.defaultValue == .int(3))
+        #expect(model.entity(named: "E")?.relationships.first?.destination == "E")
+        #expect(model.fetchRequestTemplate(named: "big")?.predicateFormat == "n > 2")
+    }
+
     struct PathCase: Sendable, CustomStringConvertible {
         var name: String
         var setUp: @Sendable (URL) throws -> String
