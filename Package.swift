@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "QuarryEvaluation", targets: ["QuarryEvaluation"]),
         .library(name: "QuarryModel", targets: ["QuarryModel"]),
         .library(name: "QuarrySQLite", targets: ["QuarrySQLite"]),
+        .library(name: "QuarrySQL", targets: ["QuarrySQL"]),
         .executable(name: "quarry", targets: ["quarry"]),
     ],
     dependencies: [
@@ -22,6 +23,7 @@ let package = Package(
         .target(name: "QuarrySyntax"),
         .target(name: "QuarryEvaluation", dependencies: ["QuarrySyntax"]),
         .target(name: "QuarryModel", dependencies: ["QuarrySyntax", .product(name: "Yams", package: "Yams")]),
+        .target(name: "QuarrySQL", dependencies: ["QuarryModel", "QuarryEvaluation"]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "QuarrySQLite", dependencies: ["CSQLite", "QuarryEvaluation"]),
         .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation"]),
@@ -37,6 +39,7 @@ let package = Package(
         .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell"]),
         .testTarget(name: "QuarryModelTests", dependencies: ["QuarryModel"]),
         .testTarget(name: "QuarrySQLiteTests", dependencies: ["QuarrySQLite"]),
+        .testTarget(name: "QuarrySQLTests", dependencies: ["QuarrySQL"]),
     ],
     swiftLanguageModes: [.v6]
 )

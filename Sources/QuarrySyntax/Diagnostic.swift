@@ -11,7 +11,7 @@ public enum DiagnosticStage: String, Sendable, Codable {
 }
 
 /// Stable error codes. `L` lexical, `P` grammar, `A` arguments and variables,
-/// `E` evaluation.
+/// `B` binding against a model, `E` evaluation.
 public enum DiagnosticCode: String, Sendable, CaseIterable, Codable {
     // Lexical
     case unterminatedString = "L001"
@@ -49,6 +49,13 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Codable {
     case argumentTypeMismatch = "A004"
     case missingVariable = "A005"
     case invalidRequest = "A006"
+    // Binding against a model
+    case unknownEntity = "B001"
+    case unknownKeyInModel = "B002"
+    case toManyWithoutQuantifier = "B003"
+    case bindTypeMismatch = "B004"
+    case keyAfterAttribute = "B005"
+    case notAToManyKeyPath = "B006"
     // Evaluation
     case typeMismatch = "E001"
     case unknownFunction = "E002"

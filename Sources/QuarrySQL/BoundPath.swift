@@ -1,0 +1,89 @@
+// Key paths bound to a model: each component resolved to an attribute or a
+// relationship of the entity it is applied to, to-one and to-many steps told
+// apart, collection operators attached to the to-many step they summarise.
+// Binding is where "unknown key" and "to-many key path without a quantifier"
+// are reported, with the key's span and a "did you mean".
+import QuarryModel
+
+/// One relationship hop of a bound path.
+public struct PathStep: Sendable, Equatable {
+    public var relationship: String
+    public var source: String
+    public var destination: String
+    public var isToMany: Bool
+}
+
+/// A key path resolved against a model.
+public struct BoundPath: Sendable, Equatable {
+    public enum Terminal: Sendable, Equatable {
+        /// An attribute of the entity the last step reaches.
+        case attribute(Attribute, entity: String)
+        /// The object the steps reach (SELF, or a relationship's destination).
+        case object(entity: String)
+        /// `@count` of the to-many steps.
+        case count
+        /// `@sum.x` / `@avg.x` / `@min.x` / `@max.x` over the to-many steps.
+        case aggregate(String, attribute: Attribute, entity: String)
+    }
+
+    public var steps: [PathStep]
+    public var terminal: Terminal
+
+    public var isToMany: Bool { steps.contains { $0.isToMany } }
+}
+
+struct KeyPathBinder {
+    let model: Model
+
+    /// Binds `components` applied to an object of `entity`.
+    func bind(_ components: [String], from entity: String, span: SourceSpan) throws(Diagnostic) -> BoundPath {
+        var steps: [PathStep] = []
+        var current = entity
+        var i = 0
+        while i < components.count {
+            let key = components[i]
+            guard let e = model.entity(named: current) else {
+                throw Diagnostic(.unknownEntity, "unknown entity '\(current)'", at: span, stage: .bind)
+            }
+            if key.hasPrefix("@") {
+                guard steps.contains(where: \.isToMany) else {
+                    throw Diagnostic(.notAToManyKeyPath, "\(key) needs a to-many key path before it", at: span, stage: .bind)
+                }
+                let op = String(key.dropFirst())
+                if op == "count" { return BoundPath(steps: steps, terminal: .count) }
+                guard ["sum", "avg", "min", "max"].contains(op) else {
+                    throw Diagnostic(.unknownKeyInModel, "\(key) is not supported on a store", at: span,
+                                     hints: ["use @count, @sum, @avg, @min or @max"], stage: .bind)
+                }
+                guard i + 2 == components.count, let attribute = e.attribute(named: components[i + 1], in: model) else {
+                    throw Diagnostic(.unknownKeyInModel, "\(key) needs one attribute of \(current) after it", at: span,
+                                     hints: hint(components.count > i + 1 ? components[i + 1] : "", e), stage: .bind)
+                }
+                return BoundPath(steps: steps, terminal: .aggregate(op, attribute: attribute, entity: current))
+            }
+            if key == "self" { i += 1; continue }
+            switch e.property(named: key, in: model) {
+            case .attribute(let a)?:
+                guard i == components.count - 1 else {
+                    throw Diagnostic(.keyAfterAttribute, "'\(key)' is an attribute of \(current); '\(components[i + 1])' cannot follow it",
+                                     at: span, stage: .bind)
+                }
+                return BoundPath(steps: steps, terminal: .attribute(a, entity: current))
+            case .relationship(let r)?:
+                steps.append(PathStep(relationship: r.name, source: current, destination: r.destination, isToMany: r.isToMany))
+                current = r.destination
+            default:
+                throw Diagnostic(.unknownKeyInModel, "\(current) has no attribute or relationship '\(key)'", at: span,
+                                 hints: hint(key, e), stage: .bind)
+            }
+            i += 1
+        }
+        return BoundPath(steps: steps, terminal: .object(entity: current))
+    }
+
+    func hint(_ key: String, _ e: Entity) -> [String] {
+        let names = e.allProperties(in: model).map(\.name)
+        if let s = Suggestions.closest(to: key, among: names) { return ["did you mean '\(s)'?"] }
+        return names.isEmpty ? [] : ["\(e.name) has: " + names.joined(separator: ", ")]
+    }
+}

@@ -1,0 +1,253 @@
+// Comparisons: equality and order with Apple's nil and type rules, BETWEEN,
+// IN and CONTAINS in their collection and substring forms, and the string
+// operators through the functions the SQLite store registers
+// (quarry_fold, quarry_begins, quarry_ends, quarry_contains, quarry_like,
+// quarry_matches), which fold exactly as the evaluator does.
+import QuarryModel
+
+extension PredicateLowerer {
+    func comparison(_ c: Comparison, span: SourceSpan) throws(LoweringError) -> SQLCondition {
+        let l = try operand(c.lhs)
+        let r = try operand(c.rhs)
+        switch c.modifier {
+        case .direct:
+            if case .toMany(let bound, let alias, let entity) = l {
+                // `tags CONTAINS %@` and `employees.name CONTAINS 'x'` mean membership.
+                guard c.op == .contains, !isCollection(r) else { throw toManyError(c.lhs.span) }
+                return try quantified(bound, from: alias, entity: entity, .any) { (element, inner) throws(LoweringError) in
+                    try inner.compare(element, .equal, r, c.options)
+                }
+            }
+            if case .toMany(let bound, let alias, let entity) = r {
+                guard c.op == .in, !isCollection(l) else { throw toManyError(c.rhs.span) }
+                return try quantified(bound, from: alias, entity: entity, .any) { (element, inner) throws(LoweringError) in
+                    try inner.compare(l, .equal, element, c.options)
+                }
+            }
+            return try compare(l, c.op, r, c.options)
+        case .any, .all, .none:
+            guard case .toMany(let bound, let alias, let entity) = l, !isCollection(r) else {
+                throw .unsupported("quantifier over a value that is not a to-many key path")
+            }
+            return try quantified(bound, from: alias, entity: entity, c.modifier) { (element, inner) throws(LoweringError) in
+                try inner.compare(element, c.op, r, c.options)
+            }
+        }
+    }
+
+    func isCollection(_ o: Operand) -> Bool {
+        if case .toMany = o { return true }
+        return false
+    }
+
+    func toManyError(_ span: SourceSpan) -> LoweringError {
+        bindError(.toManyWithoutQuantifier, "a to-many key path compares the whole collection here", span,
+                  hints: ["use ANY, ALL or NONE before the comparison, or @count"])
+    }
+
+    static func elements(_ v: Value) -> [Value]? {
+        switch v {
+        case .array(let a), .set(let a), .orderedSet(let a): return a
+        case .dictionary(let d): return d.keys.sorted().map { d[$0]! }
+        default: return nil
+        }
+    }
+
+    /// The comparison of two operands, neither a collection.
+    func compare(_ l: Operand, _ op: ComparisonOperator, _ r: Operand, _ options: ComparisonOptions) throws(LoweringError) -> SQLCondition {
+        if case .constant(let a) = l, case .constant(let b) = r { return try constantComparison(a, op, b, options) }
+        let folding = Folding(options)
+        switch op {
+        case .between:
+            guard case .constant(let bounds) = r, let items = PredicateLowerer.elements(bounds), items.count == 2 else {
+                throw .unsupported("BETWEEN without two constant bounds")
+            }
+            let low = try compare(l, .greaterOrEqual, .constant(items[0]), options)
+            let high = try compare(l, .lessOrEqual, .constant(items[1]), options)
+            if low.fragment.sql == "0" || high.fragment.sql == "0" { return .alwaysFalse }
+            return SQLCondition(fragment: "(" + low.fragment + " AND " + high.fragment + ")", nullable: low.nullable || high.nullable)
+        case .in:
+            if case .constant(let collection) = r, let items = PredicateLowerer.elements(collection) {
+                return try membership(l, items, folding)
+            }
+            // 'oh' IN name: the substring form.
+            return try stringFunction("quarry_contains", r, l, folding)
+        case .contains:
+            if case .constant(let collection) = l, let items = PredicateLowerer.elements(collection) {
+                return try membership(r, items, folding)
+            }
+            return try stringFunction("quarry_contains", l, r, folding)
+        case .beginsWith: return try stringFunction("quarry_begins", l, r, folding)
+        case .endsWith: return try stringFunction("quarry_ends", l, r, folding)
+        case .like: return try stringFunction("quarry_like", l, r, folding)
+        case .matches: return try stringFunction("quarry_matches", l, r, folding)
+        case .utiConformsTo, .utiEquals: throw .unsupported("UTI operators")
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            return try scalarComparison(l, op, r, folding)
+        }
+    }
+
+    /// Two constants: the evaluator decides, so SQL and memory cannot differ.
+    func constantComparison(_ a: Value, _ op: ComparisonOperator, _ b: Value, _ options: ComparisonOptions) throws(LoweringError) -> SQLCondition {
+        let p = Predicate(.comparison(Comparison(Expression(.constant(a)), op, Expression(.constant(b)), options: options)))
+        do {
+            return try Evaluator.compile(p).evaluate(.null) ? .alwaysTrue : .alwaysFalse
+        } catch {
+            throw .unsupported("constant comparison raises")
+        }
+    }
+
+    /// The SQL for one side of a scalar comparison.
+    struct Side {
+        var sql: SQLFragment
+        var type: AttributeType?
+        var nullable: Bool
+        var constant: Value?
+        var isObject: Bool
+    }
+
+    func side(_ o: Operand, folding: Folding, foldStrings: Bool) throws(LoweringError) -> Side {
+        switch o {
+        case .constant(let v):
+            var bound = PredicateLowerer.bindable(v)
+            if foldStrings, case .string(let s) = v { bound = .string(folding.fold(s)) }
+            return Side(sql: SQLFragment("?", [bound]), type: nil, nullable: v.isNull, constant: v, isObject: false)
+        case .scalar(let f, let type, let nullable):
+            let folded = foldStrings && (type == nil || type == .string || type == .uri)
+            return Side(sql: folded ? "quarry_fold(" + f + ", \(flags(folding)))" : f, type: type, nullable: nullable, constant: nil, isObject: false)
+        case .object(let f, _, let nullable):
+            return Side(sql: f, type: nil, nullable: nullable, constant: nil, isObject: true)
+        case .toMany:
+            throw .unsupported("collection")
+        }
+    }
+
+    func flags(_ folding: Folding) -> Int { (folding.caseInsensitive ? 1 : 0) | (folding.diacriticInsensitive ? 2 : 0) }
+
+    /// Values as SQLite stores them: booleans as 0/1, decimals as REAL.
+    static func bindable(_ v: Value) -> Value {
+        switch v {
+        case .bool(let b): return .int(b ? 1 : 0)
+        case .decimal(let d): return .double(NSDecimalNumberBridge.double(d))
+        default: return v
+        }
+    }
+
+    /// Whether a constant can equal a value of the attribute type (unrelated
+    /// types are simply not equal in Apple, and never ordered).
+    static func compatible(_ v: Value, _ type: AttributeType?) -> Bool {
+        guard let type else { return true }
+        switch v {
+        case .null: return true
+        case .int, .double, .decimal, .bool: return type.isNumeric || type == .boolean
+        case .string: return type == .string || type == .uri
+        case .date: return type == .date
+        case .uuid: return type == .uuid
+        case .data: return type == .binary
+        default: return false
+        }
+    }
+
+    func scalarComparison(_ l: Operand, _ op: ComparisonOperator, _ r: Operand, _ folding: Folding) throws(LoweringError) -> SQLCondition {
+        // nil: only == and != say anything.
+        for (value, other) in [(l, r), (r, l)] {
+            guard case .constant(.null) = value else { continue }
+            let o = try side(other, folding: .none, foldStrings: false)
+            switch op {
+            case .equal: return SQLCondition(fragment: o.sql + " IS NULL", nullable: false)
+            case .notEqual: return SQLCondition(fragment: o.sql + " IS NOT NULL", nullable: false)
+            default: return .alwaysFalse
+            }
+        }
+        let stringish: Bool = {
+            for o in [l, r] {
+                if case .constant(.string) = o { return true }
+                if case .scalar(_, let t, _) = o, t == .string || t == .uri { return true }
+            }
+            return false
+        }()
+        let fold = !folding.isNone && stringish
+        let a = try side(l, folding: folding, foldStrings: fold)
+        let b = try side(r, folding: folding, foldStrings: fold)
+        if a.isObject != b.isObject {
+            throw .unsupported("comparing a row with a value")
+        }
+        // A constant of an unrelated type: never equal, never ordered.
+        for (constantSide, typedSide) in [(a, b), (b, a)] {
+            if let v = constantSide.constant, !PredicateLowerer.compatible(v, typedSide.type) {
+                return op == .notEqual ? .alwaysTrue : .alwaysFalse
+            }
+        }
+        if a.isObject && op != .equal && op != .notEqual { throw .unsupported("ordering rows") }
+        switch op {
+        case .equal:
+            // Both sides may be NULL: nil == nil is true in Apple.
+            if a.nullable && b.nullable { return SQLCondition(fragment: a.sql + " IS " + b.sql, nullable: false) }
+            return SQLCondition(fragment: a.sql + " = " + b.sql, nullable: a.nullable || b.nullable)
+        case .notEqual:
+            return SQLCondition(fragment: a.sql + " IS NOT " + b.sql, nullable: false)
+        default:
+            let symbol = op == .less ? "<" : op == .lessOrEqual ? "<=" : op == .greater ? ">" : ">="
+            return SQLCondition(fragment: a.sql + " \(symbol) " + b.sql, nullable: true)
+        }
+    }
+
+    /// `x IN (…)` over constants of a compatible type; a nil element matches nil.
+    func membership(_ x: Operand, _ items: [Value], _ folding: Folding) throws(LoweringError) -> SQLCondition {
+        if case .constant = x { throw .unsupported("constant membership") }
+        let stringish: Bool = { if case .scalar(_, let t, _) = x { return t == .string || t == .uri || t == nil } else { return false } }()
+        let fold = !folding.isNone && stringish
+        let s = try side(x, folding: folding, foldStrings: fold)
+        if s.isObject { throw .unsupported("rows in a constant collection") }
+        var values: [Value] = []
+        var matchesNil = false
+        for item in items {
+            if item.isNull { matchesNil = true; continue }
+            guard PredicateLowerer.compatible(item, s.type), Self.isScalar(item) else { continue }
+            var bound = PredicateLowerer.bindable(item)
+            if fold, case .string(let t) = item { bound = .string(folding.fold(t)) }
+            values.append(bound)
+        }
+        var parts: [SQLFragment] = []
+        if !values.isEmpty {
+            parts.append(s.sql + " IN (" + values.map { _ in "?" }.joined(separator: ", ") + ")" + SQLFragment("", values))
+        }
+        if matchesNil { parts.append(s.sql + " IS NULL") }
+        if parts.isEmpty { return .alwaysFalse }
+        if parts.count == 1 { return SQLCondition(fragment: parts[0], nullable: !matchesNil && s.nullable) }
+        return SQLCondition(fragment: "(" + SQLFragment.join(parts, " OR ") + ")", nullable: false)
+    }
+
+    static func isScalar(_ v: Value) -> Bool {
+        switch v {
+        case .array, .set, .orderedSet, .dictionary, .object: return false
+        default: return true
+        }
+    }
+
+    /// A string operator: false unless both sides can be strings.
+    func stringFunction(_ name: String, _ subject: Operand, _ needle: Operand, _ folding: Folding) throws(LoweringError) -> SQLCondition {
+        for o in [subject, needle] {
+            switch o {
+            case .constant(let v):
+                if case .string = v { continue }
+                return .alwaysFalse
+            case .scalar(_, let t, _):
+                if let t, t != .string && t != .uri { return .alwaysFalse }
+            case .object:
+                return .alwaysFalse
+            case .toMany:
+                throw .unsupported("collection")
+            }
+        }
+        let a = try side(subject, folding: .none, foldStrings: false)
+        let b = try side(needle, folding: .none, foldStrings: false)
+        return SQLCondition(fragment: "\(name)(" + a.sql + ", " + b.sql + ", \(flags(folding)))", nullable: true)
+    }
+}
+
+import Foundation
+
+enum NSDecimalNumberBridge {
+    static func double(_ d: Decimal) -> Double { NSDecimalNumber(decimal: d).doubleValue }
+}

@@ -1,0 +1,188 @@
+// Operands: what each side of a comparison becomes in SQL — a bound
+// constant, a column or computed scalar, a row (its primary key or the
+// foreign key pointing at it), or a to-many collection that only a quantifier
+// (ANY, ALL, NONE), IN or CONTAINS can use.
+import QuarryModel
+
+enum Operand {
+    case constant(Value)
+    /// A scalar SQL expression; `type` is the attribute type when known.
+    case scalar(SQLFragment, type: AttributeType?, nullable: Bool)
+    /// A row, as the SQL expression of its primary key.
+    case object(SQLFragment, entity: String, nullable: Bool)
+    /// A to-many key path starting at a row.
+    case toMany(BoundPath, alias: String, entity: String)
+}
+
+extension PredicateLowerer {
+    func operand(_ e: Expression) throws(LoweringError) -> Operand {
+        switch e.kind {
+        case .constant(let v):
+            return .constant(v)
+        case .evaluatedObject:
+            return .object(SQLFragment(pk(level.alias)), entity: level.entity, nullable: false)
+        case .variable(let name):
+            guard let v = variables[name] else { throw .unsupported("variable $\(name) is not bound in SQL") }
+            return .object(SQLFragment(pk(v.alias)), entity: v.entity, nullable: false)
+        case .keyPath(let base, let path):
+            return try keyPathOperand(base, path, span: e.span)
+        case .binary(let op, let l, let r):
+            return try arithmetic(op, l, r)
+        case .unary(let op, let x):
+            guard case .scalar(let f, let type, _) = try numericOperand(x) else { throw .unsupported("unary operator") }
+            _ = type
+            return .scalar("(" + (op == .negate ? "-" : "~") + f + ")", type: nil, nullable: true)
+        case .function(let name, let args):
+            return try function(name, args, span: e.span)
+        default:
+            throw .unsupported("expression kind")
+        }
+    }
+
+    func pk(_ alias: String) -> String { "\(alias).\(SQLIdentifier.quoted(StoreMapping.primaryKey))" }
+
+    /// Where a key path starts: the fetched row, SELF, or a SUBQUERY variable.
+    func start(of base: Expression?) throws(LoweringError) -> (alias: String, entity: String) {
+        guard let base else { return (level.alias, level.entity) }
+        switch base.kind {
+        case .evaluatedObject: return (level.alias, level.entity)
+        case .variable(let name):
+            guard let v = variables[name] else { throw .unsupported("variable $\(name) is not bound in SQL") }
+            return (v.alias, v.entity)
+        default: throw .unsupported("key path on a computed value")
+        }
+    }
+
+    func keyPathOperand(_ base: Expression?, _ path: [String], span: SourceSpan) throws(LoweringError) -> Operand {
+        if let base, case .subquery(let collection, let variable, let predicate) = base.kind {
+            guard path == ["@count"] else { throw .unsupported("SUBQUERY followed by \(path.joined(separator: "."))") }
+            return try subqueryCount(collection, variable, predicate, span: span)
+        }
+        if path.contains(where: { $0.hasPrefix("$") || $0.hasPrefix("%") }) { throw .unsupported("dynamic key") }
+        let (alias, entity) = try start(of: base)
+        let bound: BoundPath
+        do {
+            bound = try KeyPathBinder(model: model).bind(path, from: entity, span: span)
+        } catch {
+            throw .bind(error)
+        }
+        if bound.isToMany {
+            switch bound.terminal {
+            case .count, .aggregate: return try aggregate(bound, from: alias, entity: entity)
+            default: return .toMany(bound, alias: alias, entity: entity)
+            }
+        }
+        if case .count = bound.terminal { throw .unsupported("@count") }
+        return try toOnePath(bound, from: alias, entity: entity)
+    }
+
+    /// A path of to-one steps: LEFT JOINs, then the column or the row.
+    func toOnePath(_ bound: BoundPath, from alias: String, entity: String) throws(LoweringError) -> Operand {
+        var current = alias
+        var currentEntity = entity
+        var steps = bound.steps[...]
+        // A path ending at a to-one relationship stored as a foreign key needs
+        // no join: the key is the row's identity.
+        if case .object = bound.terminal, let last = steps.last {
+            steps = steps.dropLast()
+            for step in steps {
+                current = try context.joinToOne(from: current, entity: currentEntity, relationship: step.relationship)
+                currentEntity = step.destination
+            }
+            if case .foreignKey(let column)? = context.mapping.storage(of: last.relationship, of: currentEntity) {
+                return .object(SQLFragment("\(current).\(SQLIdentifier.quoted(column))"), entity: last.destination, nullable: true)
+            }
+            current = try context.joinToOne(from: current, entity: currentEntity, relationship: last.relationship)
+            return .object(SQLFragment(pk(current)), entity: last.destination, nullable: true)
+        }
+        for step in steps {
+            current = try context.joinToOne(from: current, entity: currentEntity, relationship: step.relationship)
+            currentEntity = step.destination
+        }
+        switch bound.terminal {
+        case .attribute(let a, let owner):
+            guard let column = context.mapping.column(for: a.name, of: owner) else { throw .unsupported("transient attribute") }
+            return .scalar(SQLFragment("\(current).\(SQLIdentifier.quoted(column))"), type: a.type,
+                           nullable: a.isOptional || !bound.steps.isEmpty)
+        case .object(let e):
+            return .object(SQLFragment(pk(current)), entity: e, nullable: false)
+        default:
+            throw .unsupported("terminal")
+        }
+    }
+
+    func numericOperand(_ e: Expression) throws(LoweringError) -> Operand {
+        let o = try operand(e)
+        switch o {
+        case .constant(let v):
+            switch v {
+            case .int, .double: return .scalar(SQLFragment("?", [v]), type: nil, nullable: false)
+            case .bool(let b): return .scalar(SQLFragment("?", [.int(b ? 1 : 0)]), type: nil, nullable: false)
+            default: throw .unsupported("non-numeric constant in arithmetic")
+            }
+        case .scalar(_, let type, _):
+            if let type, !(type.isNumeric || type == .boolean) { throw .unsupported("arithmetic on \(type.rawValue)") }
+            return o
+        default:
+            throw .unsupported("arithmetic on a row or collection")
+        }
+    }
+
+    /// + - * & | << >> map to SQLite's operators with the same integer and
+    /// overflow-to-real behaviour; / only by a non-zero constant (the
+    /// evaluator reports division by zero, SQL would give NULL); ** and ^ have
+    /// no SQLite operator.
+    func arithmetic(_ op: BinaryOperator, _ l: Expression, _ r: Expression) throws(LoweringError) -> Operand {
+        let symbol: String
+        switch op {
+        case .add: symbol = "+"
+        case .subtract: symbol = "-"
+        case .multiply: symbol = "*"
+        case .bitwiseAnd: symbol = "&"
+        case .bitwiseOr: symbol = "|"
+        case .leftShift: symbol = "<<"
+        case .rightShift: symbol = ">>"
+        case .divide:
+            guard case .constant(let v) = r.kind, PredicateLowerer.isNonZeroNumber(v) else {
+                throw .unsupported("division by a value that may be zero")
+            }
+            symbol = "/"
+        default:
+            throw .unsupported("operator \(op.rawValue)")
+        }
+        guard case .scalar(let a, _, _) = try numericOperand(l), case .scalar(let b, _, _) = try numericOperand(r) else {
+            throw .unsupported("arithmetic")
+        }
+        return .scalar("(" + a + " \(symbol) " + b + ")", type: nil, nullable: true)
+    }
+
+    static func isNonZeroNumber(_ v: Value) -> Bool {
+        switch v {
+        case .int(let i): return i != 0
+        case .double(let d): return d != 0 && d.isFinite
+        default: return false
+        }
+    }
+
+    /// Aggregate functions over a to-many path, `now()`; the rest run in memory.
+    func function(_ name: String, _ args: [Expression], span: SourceSpan) throws(LoweringError) -> Operand {
+        let bare = name.hasSuffix(":") ? String(name.dropLast()) : name
+        if bare == "now" && args.isEmpty { return .constant(.date(context.now)) }
+        let aggregates = ["count": "count", "sum": "sum", "average": "avg", "min": "min", "max": "max"]
+        guard let op = aggregates[bare], args.count == 1, case .keyPath(let base, let path) = args[0].kind else {
+            throw .unsupported("function \(name)")
+        }
+        let (alias, entity) = try start(of: base)
+        let bound: BoundPath
+        do { bound = try KeyPathBinder(model: model).bind(path, from: entity, span: args[0].span) } catch { throw .bind(error) }
+        guard bound.isToMany else { throw .unsupported("\(name) of a single value") }
+        switch (op, bound.terminal) {
+        case ("count", .object):
+            return try aggregate(BoundPath(steps: bound.steps, terminal: .count), from: alias, entity: entity)
+        case (_, .attribute(let a, let owner)) where op != "count":
+            return try aggregate(BoundPath(steps: bound.steps, terminal: .aggregate(op, attribute: a, entity: owner)), from: alias, entity: entity)
+        default:
+            throw .unsupported("\(name) of \(path.joined(separator: "."))")
+        }
+    }
+}

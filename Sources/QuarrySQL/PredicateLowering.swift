@@ -1,0 +1,108 @@
+// Lowering predicates to SQL with Apple's semantics, not SQL's.
+//
+// The one rule that shapes everything: Apple's logic is two-valued. A
+// comparison involving nil is false (except `== nil`), so `NOT (age > 5)` is
+// true for a row whose age is null, where SQL's three-valued NOT would drop
+// it. Each lowered condition therefore records whether it can be NULL, and
+// NOT of such a condition becomes `(c) IS NOT 1`; `!=` becomes `IS NOT`, which
+// is true against NULL as Apple's `!=` is.
+//
+// Values are only ever bound (`?`); identifiers come from the store mapping.
+// Whatever cannot be expressed in SQL (a registered FUNCTION, `**`, a
+// comparison of two aggregates...) is left as a residual predicate that the
+// store runs in memory on the rows the SQL part returns; at the top level,
+// each conjunct of an AND is lowered on its own so that as much as possible
+// runs in SQL.
+import QuarryModel
+
+/// A predicate split into the part SQL runs and the part memory runs.
+public struct LoweredPredicate: Sendable {
+    /// The WHERE condition (nil: no condition).
+    public var condition: SQLFragment?
+    /// What must still be checked in memory, or nil.
+    public var residual: QuarrySyntax.Predicate?
+}
+
+/// A condition and whether it can evaluate to NULL.
+struct SQLCondition {
+    var fragment: SQLFragment
+    var nullable: Bool
+
+    static let alwaysTrue = SQLCondition(fragment: SQLFragment("1"), nullable: false)
+    static let alwaysFalse = SQLCondition(fragment: SQLFragment("0"), nullable: false)
+
+    /// As a two-valued condition (NULL counts as false).
+    var twoValued: SQLFragment {
+        nullable ? "coalesce(" + fragment + ", 0)" : fragment
+    }
+}
+
+/// A SUBQUERY variable in scope: the row alias it stands for and its entity.
+struct VariableBinding {
+    var alias: String
+    var entity: String
+}
+
+struct PredicateLowerer {
+    let context: LoweringContext
+    let level: QueryLevel
+    var variables: [String: VariableBinding] = [:]
+
+    var model: Model { context.model }
+
+    /// Lowers a fetch's predicate: each top-level conjunct separately, the
+    /// ones that cannot run in SQL kept as the residual.
+    func lowerTopLevel(_ p: Predicate) throws(Diagnostic) -> LoweredPredicate {
+        let conjuncts: [Predicate]
+        if case .and(let parts) = p.kind { conjuncts = parts } else { conjuncts = [p] }
+        var sql: [SQLFragment] = []
+        var residual: [Predicate] = []
+        for part in conjuncts {
+            do {
+                let c = try condition(part)
+                if c.fragment.sql != "1" { sql.append(c.fragment) }
+            } catch {
+                switch error {
+                case .bind(let d): throw d
+                case .unsupported: residual.append(part)
+                }
+            }
+        }
+        let condition = sql.isEmpty ? nil : SQLFragment.join(sql.map { sql.count > 1 ? "(" + $0 + ")" : $0 }, " AND ")
+        let rest: Predicate? = residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : Predicate(.and(residual), span: p.span))
+        return LoweredPredicate(condition: condition, residual: rest)
+    }
+
+    func condition(_ p: Predicate) throws(LoweringError) -> SQLCondition {
+        switch p.kind {
+        case .constant(let b):
+            return b ? .alwaysTrue : .alwaysFalse
+        case .not(let inner):
+            let c = try condition(inner)
+            if c.fragment.sql == "1" { return .alwaysFalse }
+            if c.fragment.sql == "0" { return .alwaysTrue }
+            return SQLCondition(fragment: c.nullable ? "(" + c.fragment + ") IS NOT 1" : "NOT (" + c.fragment + ")", nullable: false)
+        case .and(let parts), .or(let parts):
+            let isAnd: Bool
+            if case .and = p.kind { isAnd = true } else { isAnd = false }
+            var lowered: [SQLCondition] = []
+            for part in parts {
+                let c = try condition(part)
+                // Constant parts decide or vanish, as in the evaluator.
+                if c.fragment.sql == (isAnd ? "0" : "1") { return c }
+                if c.fragment.sql == (isAnd ? "1" : "0") { continue }
+                lowered.append(c)
+            }
+            if lowered.isEmpty { return isAnd ? .alwaysTrue : .alwaysFalse }
+            if lowered.count == 1 { return lowered[0] }
+            let joined = SQLFragment.join(lowered.map { "(" + $0.fragment + ")" }, isAnd ? " AND " : " OR ")
+            return SQLCondition(fragment: joined, nullable: lowered.contains { $0.nullable })
+        case .comparison(let c):
+            return try comparison(c, span: p.span)
+        }
+    }
+
+    func bindError(_ code: DiagnosticCode, _ message: String, _ span: SourceSpan, hints: [String] = []) -> LoweringError {
+        .bind(Diagnostic(code, message, at: span, hints: hints, stage: .bind))
+    }
+}

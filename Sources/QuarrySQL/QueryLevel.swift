@@ -1,0 +1,166 @@
+// The state of one lowering: the SELECT levels being built (the outer fetch
+// and each correlated subquery), their row aliases, and the LEFT JOINs that
+// to-one paths need. A join is made once per (alias, relationship) and put in
+// the level that owns the alias, so `department.name` used twice joins once,
+// and `$e.department.name` inside a nested subquery joins where `$e` lives.
+import QuarryModel
+
+/// Why a part of a predicate did not become SQL.
+enum LoweringError: Error {
+    /// The user's mistake: reported, never run in memory instead.
+    case bind(Diagnostic)
+    /// Valid, but not expressible in SQL here: runs in memory as a residual.
+    case unsupported(String)
+}
+
+final class QueryLevel {
+    let alias: String
+    let entity: String
+    var joins: [String] = []
+    var joinArguments: [Value] = []
+
+    init(alias: String, entity: String) {
+        self.alias = alias
+        self.entity = entity
+    }
+}
+
+final class LoweringContext {
+    let mapping: StoreMapping
+    let now: Double
+    private var counter = 0
+    /// The level owning each alias.
+    private var levels: [String: QueryLevel] = [:]
+    /// Joins already made: "alias.relationship" → (alias, entity).
+    private var joinsMade: [String: (String, String)] = [:]
+
+    var model: Model { mapping.model }
+
+    init(mapping: StoreMapping, now: Double) {
+        self.mapping = mapping
+        self.now = now
+    }
+
+    func newLevel(entity: String) -> QueryLevel {
+        let level = QueryLevel(alias: "t\(counter)", entity: entity)
+        counter += 1
+        levels[level.alias] = level
+        return level
+    }
+
+    func newAlias(_ prefix: String) -> String {
+        defer { counter += 1 }
+        return "\(prefix)\(counter)"
+    }
+
+    func register(_ alias: String, in level: QueryLevel) { levels[alias] = level }
+
+    func table(_ entity: String) throws(LoweringError) -> String {
+        guard let t = mapping.table(for: entity) else {
+            throw .bind(Diagnostic(.unknownEntity, "unknown entity '\(entity)'", at: .synthesized, stage: .bind))
+        }
+        return t
+    }
+
+    /// `AND alias."_entity" IN (...)` when the entity shares its table with others.
+    func entityFilter(_ entity: String, alias: String) -> SQLFragment? {
+        guard let names = mapping.entityFilter(for: entity) else { return nil }
+        let marks = names.map { _ in "?" }.joined(separator: ", ")
+        return SQLFragment("\(alias).\(SQLIdentifier.quoted(StoreMapping.entityColumn)) IN (\(marks))", names.map(Value.string))
+    }
+
+    /// Follows a to-one relationship from a row alias with a LEFT JOIN in the
+    /// alias's level; returns the destination's alias.
+    func joinToOne(from alias: String, entity: String, relationship: String) throws(LoweringError) -> String {
+        let key = alias + "." + relationship
+        if let made = joinsMade[key] { return made.0 }
+        guard let storage = mapping.storage(of: relationship, of: entity), let level = levels[alias],
+              let r = model.entity(named: entity)?.relationship(named: relationship, in: model) else {
+            throw .unsupported("relationship \(entity).\(relationship) has no storage")
+        }
+        let destinationTable = try table(r.destination)
+        let target = newAlias("t")
+        levels[target] = level
+        let pk = SQLIdentifier.quoted(StoreMapping.primaryKey)
+        var on: String
+        switch storage {
+        case .foreignKey(let column):
+            on = "\(target).\(pk) = \(alias).\(SQLIdentifier.quoted(column))"
+        case .inverseForeignKey(let column):
+            on = "\(target).\(SQLIdentifier.quoted(column)) = \(alias).\(pk)"
+        case .joinTable:
+            throw .unsupported("to-one through a join table")
+        }
+        var arguments: [Value] = []
+        if let filter = entityFilter(r.destination, alias: target) {
+            on += " AND " + filter.sql
+            arguments = filter.arguments
+        }
+        level.joins.append("LEFT JOIN \(SQLIdentifier.quoted(destinationTable)) \(target) ON \(on)")
+        level.joinArguments += arguments
+        joinsMade[key] = (target, r.destination)
+        return target
+    }
+
+    /// The FROM and correlation of a to-many hop from `alias`: the new level
+    /// for the destination rows and the condition tying them to `alias`.
+    func toManyLevel(from alias: String, entity: String, relationship: String) throws(LoweringError) -> (QueryLevel, SQLFragment) {
+        guard let storage = mapping.storage(of: relationship, of: entity),
+              let r = model.entity(named: entity)?.relationship(named: relationship, in: model) else {
+            throw .unsupported("relationship \(entity).\(relationship) has no storage")
+        }
+        let level = newLevel(entity: r.destination)
+        let pk = SQLIdentifier.quoted(StoreMapping.primaryKey)
+        let destinationTable = SQLIdentifier.quoted(try table(r.destination))
+        var correlation: SQLFragment
+        switch storage {
+        case .inverseForeignKey(let column):
+            level.joins.append("FROM \(destinationTable) \(level.alias)")
+            correlation = SQLFragment("\(level.alias).\(SQLIdentifier.quoted(column)) = \(alias).\(pk)")
+        case .joinTable(let table, let source, let targetColumn):
+            let link = newAlias("j")
+            level.joins.append("FROM \(SQLIdentifier.quoted(table)) \(link) JOIN \(destinationTable) \(level.alias) ON \(level.alias).\(pk) = \(link).\(SQLIdentifier.quoted(targetColumn))")
+            correlation = SQLFragment("\(link).\(SQLIdentifier.quoted(source)) = \(alias).\(pk)")
+        case .foreignKey:
+            throw .unsupported("to-many stored as a foreign key")
+        }
+        if let filter = entityFilter(r.destination, alias: level.alias) {
+            correlation = correlation + " AND " + filter
+        }
+        return (level, correlation)
+    }
+
+    /// A further to-many hop inside an existing subquery level, flattened as an inner join.
+    func joinToMany(in level: QueryLevel, from alias: String, entity: String, relationship: String) throws(LoweringError) -> String {
+        guard let storage = mapping.storage(of: relationship, of: entity),
+              let r = model.entity(named: entity)?.relationship(named: relationship, in: model) else {
+            throw .unsupported("relationship \(entity).\(relationship) has no storage")
+        }
+        let target = newAlias("t")
+        levels[target] = level
+        let pk = SQLIdentifier.quoted(StoreMapping.primaryKey)
+        let destinationTable = SQLIdentifier.quoted(try table(r.destination))
+        var filter = ""
+        var arguments: [Value] = []
+        if let f = entityFilter(r.destination, alias: target) { filter = " AND " + f.sql; arguments = f.arguments }
+        switch storage {
+        case .inverseForeignKey(let column):
+            level.joins.append("JOIN \(destinationTable) \(target) ON \(target).\(SQLIdentifier.quoted(column)) = \(alias).\(pk)\(filter)")
+        case .joinTable(let table, let source, let targetColumn):
+            let link = newAlias("j")
+            level.joins.append("JOIN \(SQLIdentifier.quoted(table)) \(link) ON \(link).\(SQLIdentifier.quoted(source)) = \(alias).\(pk) JOIN \(destinationTable) \(target) ON \(target).\(pk) = \(link).\(SQLIdentifier.quoted(targetColumn))\(filter)")
+        case .foreignKey:
+            throw .unsupported("to-many stored as a foreign key")
+        }
+        level.joinArguments += arguments
+        return target
+    }
+
+    /// `SELECT <what> FROM ... WHERE <correlation> AND <condition>` for a subquery level.
+    func subquery(_ level: QueryLevel, select what: String, correlation: SQLFragment, condition: SQLFragment?) -> SQLFragment {
+        var sql = SQLFragment("(SELECT \(what) " + level.joins.joined(separator: " "), level.joinArguments)
+        sql = sql + " WHERE " + correlation
+        if let condition { sql = sql + " AND (" + condition + ")" }
+        return sql + ")"
+    }
+}

@@ -1,0 +1,41 @@
+// Identifiers in SQL text. Every table and column name reaches SQL only
+// through `quoted`, and only names that come from the model (checked by the
+// mapping) are ever quoted: no string of the user's becomes SQL text.
+
+enum SQLIdentifier {
+    /// `name` as a double-quoted SQL identifier, inner quotes doubled.
+    static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// A piece of SQL with the values bound to its `?` placeholders, in order.
+public struct SQLFragment: Sendable, Equatable, CustomStringConvertible {
+    public var sql: String
+    public var arguments: [Value]
+
+    public init(_ sql: String, _ arguments: [Value] = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+
+    public var description: String { arguments.isEmpty ? sql : "\(sql) -- \(arguments.map(Printer.format))" }
+
+    static func + (a: SQLFragment, b: SQLFragment) -> SQLFragment {
+        SQLFragment(a.sql + b.sql, a.arguments + b.arguments)
+    }
+
+    static func + (a: SQLFragment, b: String) -> SQLFragment { SQLFragment(a.sql + b, a.arguments) }
+    static func + (a: String, b: SQLFragment) -> SQLFragment { SQLFragment(a + b.sql, b.arguments) }
+
+    /// Joins fragments with a separator.
+    static func join(_ parts: [SQLFragment], _ separator: String) -> SQLFragment {
+        var out = SQLFragment("")
+        for (i, p) in parts.enumerated() {
+            if i > 0 { out.sql += separator }
+            out.sql += p.sql
+            out.arguments += p.arguments
+        }
+        return out
+    }
+}

@@ -1,0 +1,128 @@
+// The store mapping: where each entity, attribute and relationship lives in
+// tables and columns. The SQL layer reaches tables only through this, never by
+// deriving names inline, so other layouts (Core Data's own Z-tables) can be
+// read later by another mapping.
+//
+// Quarry's layout, like Core Data's: one table per inheritance hierarchy,
+// named after the root entity, with `_pk` (the primary key) and `_entity`
+// (which entity a row is); one column per attribute of every entity in the
+// hierarchy; a foreign-key column per to-one relationship on its owning side;
+// no column for a to-many whose inverse is to-one (the destination holds the
+// key); and a join table `_Entity_relationship` for many-to-many and for
+// to-many relationships without an inverse.
+import QuarryModel
+
+/// How a relationship is stored.
+public enum RelationshipStorage: Sendable, Equatable {
+    /// A column on the source's table holds the destination's `_pk`.
+    case foreignKey(column: String)
+    /// A column on the destination's table holds the source's `_pk`.
+    case inverseForeignKey(column: String)
+    /// A join table of (source, target) primary keys.
+    case joinTable(table: String, sourceColumn: String, targetColumn: String)
+}
+
+/// Tables and columns for a model.
+public struct StoreMapping: Sendable {
+    public let model: Model
+    private var tables: [String: String] = [:]
+    private var columns: [String: [String: String]] = [:]
+    private var relationships: [String: [String: RelationshipStorage]] = [:]
+    /// Join tables in model order: (table, source table, target table).
+    public private(set) var joinTables: [(table: String, source: String, target: String, ordered: Bool)] = []
+
+    public static let primaryKey = "_pk"
+    public static let entityColumn = "_entity"
+
+    public init(model: Model) {
+        self.model = model
+        for entity in model.entities {
+            tables[entity.name] = StoreMapping.root(of: entity, in: model).name
+        }
+        // Columns: per table, attributes of every entity of the hierarchy;
+        // a sibling's attribute with a name already taken gets its entity's prefix.
+        var used: [String: Set<String>] = [:]
+        for entity in model.entities {
+            let table = tables[entity.name]!
+            var map: [String: String] = [:]
+            for attribute in entity.allAttributes(in: model) where !attribute.isTransient {
+                if let inherited = entity.parent.flatMap({ columns[$0]?[attribute.name] }) {
+                    map[attribute.name] = inherited
+                    continue
+                }
+                var column = attribute.name
+                if used[table, default: [StoreMapping.primaryKey, StoreMapping.entityColumn]].contains(column) {
+                    column = entity.name + "_" + attribute.name
+                }
+                used[table, default: [StoreMapping.primaryKey, StoreMapping.entityColumn]].insert(column)
+                map[attribute.name] = column
+            }
+            columns[entity.name] = map
+        }
+        for entity in model.entities {
+            var map: [String: RelationshipStorage] = [:]
+            for r in entity.allRelationships(in: model) where !r.isTransient {
+                map[r.name] = storage(of: r, from: entity, used: &used)
+            }
+            relationships[entity.name] = map
+        }
+    }
+
+    private mutating func storage(of r: Relationship, from entity: Entity, used: inout [String: Set<String>]) -> RelationshipStorage {
+        let inverse = r.inverse.flatMap { model.entity(named: r.destination)?.relationship(named: $0, in: model) }
+        let table = tables[entity.name]!
+        func foreignKeyColumn() -> String {
+            var column = r.name
+            if used[table, default: []].contains(column), columns[entity.name]?.values.contains(column) == true {
+                column = entity.name + "_" + r.name
+            }
+            used[table, default: []].insert(column)
+            return column
+        }
+        if !r.isToMany {
+            // One-to-one with an inverse: the side whose "Entity.name" sorts first owns the key.
+            if let inverse, !inverse.isToMany, (r.destination, inverse.name) < (entity.name, r.name) {
+                return .inverseForeignKey(column: inverse.name)
+            }
+            return .foreignKey(column: foreignKeyColumn())
+        }
+        if let inverse, !inverse.isToMany {
+            return .inverseForeignKey(column: inverse.name)
+        }
+        // Many-to-many (or to-many without inverse): one join table, named after the owning side.
+        if let inverse, (r.destination, inverse.name) < (entity.name, r.name) {
+            let name = "_" + r.destination + "_" + inverse.name
+            return .joinTable(table: name, sourceColumn: "target", targetColumn: "source")
+        }
+        let name = "_" + entity.name + "_" + r.name
+        if !joinTables.contains(where: { $0.table == name }) {
+            joinTables.append((name, tables[entity.name]!, tables[r.destination] ?? r.destination, r.isOrdered))
+        }
+        return .joinTable(table: name, sourceColumn: "source", targetColumn: "target")
+    }
+
+    static func root(of entity: Entity, in model: Model) -> Entity {
+        entity.ancestors(in: model).last ?? entity
+    }
+
+    /// The table holding rows of `entity`.
+    public func table(for entity: String) -> String? { tables[entity] }
+
+    /// The column of an attribute.
+    public func column(for attribute: String, of entity: String) -> String? { columns[entity]?[attribute] }
+
+    /// How a relationship is stored.
+    public func storage(of relationship: String, of entity: String) -> RelationshipStorage? {
+        relationships[entity]?[relationship]
+    }
+
+    /// The entity names a row of `entity` may have (itself and its sub-entities),
+    /// or nil when every row of its table qualifies.
+    public func entityFilter(for entity: String) -> [String]? {
+        guard let e = model.entity(named: entity) else { return nil }
+        let family = [e] + e.allSubentities(in: model)
+        let tableEntities = model.entities.filter { tables[$0.name] == tables[entity] }
+        if family.count == tableEntities.count { return nil }
+        return family.filter { !$0.isAbstract }.map(\.name)
+    }
+}
