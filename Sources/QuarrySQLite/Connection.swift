@@ -1,2 +1,0 @@
-// QuarrySQLite: the SQLite connection layer.
-import CSQLite

@@ -1,0 +1,168 @@
+// SQLiteConnection: one open SQLite database — opening and configuring it,
+// running SQL with bound `Value`s through a statement cache, and closing.
+// Transactions are in SQLiteTransactions.swift, cancellation in
+// SQLiteInterrupt.swift, the SQL functions in SQLiteFunctions.swift.
+//
+// Threading: the connection is opened with SQLITE_OPEN_NOMUTEX, so SQLite
+// takes no locks of its own for it, and this class is deliberately not
+// `Sendable`: create it and use it on one thread, or own it inside one
+// actor. Other threads may only cancel, through ``interruptHandle``.
+// Several connections to the same file (one per thread or actor) are the
+// way to work in parallel: in WAL mode readers never wait for the writer.
+//
+// Every file connection runs `journal_mode=WAL` (readers and one writer at
+// once) with `synchronous=NORMAL` (WAL's recommended setting: durable at
+// checkpoints, and a crash can lose at most the last transactions but never
+// corrupt), `foreign_keys=ON`, and a busy timeout: a writer that finds
+// another writer in the way retries for that long, then fails with a
+// `.busy` error.
+import CSQLite
+import Foundation
+
+/// An open SQLite database.
+///
+/// ```swift
+/// let db = try SQLiteConnection(path: "/tmp/company.sqlite")
+/// try db.execute("CREATE TABLE IF NOT EXISTS person(id INTEGER PRIMARY KEY, name TEXT, born DATE)")
+/// try db.execute("INSERT INTO person(name, born) VALUES (?, ?)", [.string("Zoë"), .date(0)])
+/// let rows = try db.query("SELECT name, born FROM person WHERE quarry_begins(name, ?, 3)", [.string("zo")])
+/// // rows == [[.string("Zoë"), .date(0)]]
+/// ```
+///
+/// Not `Sendable`: confine a connection to one thread or actor. Only
+/// ``interruptHandle`` may be used from elsewhere.
+public final class SQLiteConnection {
+    /// How to open a connection.
+    public struct Options: Sendable {
+        /// Open for reading only (no WAL switch, writes fail with `.readOnly`).
+        public var readOnly: Bool
+        /// Create the file when it does not exist (ignored when `readOnly`).
+        public var create: Bool
+        /// Seconds a statement waits for another connection's lock before
+        /// failing with `.busy`. 0 fails at once.
+        public var busyTimeout: Double
+        /// Prepared statements kept by SQL text (least recently used go first).
+        public var statementCacheCapacity: Int
+        /// Seconds one `quarry_matches` call may run (the evaluator's default is 1).
+        public var regexTimeLimit: Double
+
+        public init(readOnly: Bool = false, create: Bool = true, busyTimeout: Double = 5,
+                    statementCacheCapacity: Int = 64, regexTimeLimit: Double = 1) {
+            self.readOnly = readOnly
+            self.create = create
+            self.busyTimeout = busyTimeout
+            self.statementCacheCapacity = statementCacheCapacity
+            self.regexTimeLimit = regexTimeLimit
+        }
+    }
+
+    /// The path (or URI, or `:memory:`) the connection was opened with.
+    public let path: String
+    public let options: Options
+    /// A handle that cancels this connection's running statement from any thread.
+    public let interruptHandle: SQLiteInterruptHandle
+
+    let db: OpaquePointer
+    let cache: StatementCache
+    private let functionSettings: SQLFunctionSettings
+    private(set) public var isClosed = false
+    /// Depth of nested `transaction` calls (names the savepoints).
+    var savepointDepth = 0
+
+    /// Opens (or creates) the database at `path`; `":memory:"` is a private
+    /// in-memory database. `file:` URIs are accepted.
+    ///
+    /// Throws `.notADatabase` for a file that is not SQLite, `.cannotOpen`
+    /// for a missing file when `create` is false (or an unusable path).
+    public init(path: String, options: Options = Options()) throws(SQLiteError) {
+        var handle: OpaquePointer?
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE
+        flags |= options.readOnly ? SQLITE_OPEN_READONLY
+            : (SQLITE_OPEN_READWRITE | (options.create ? SQLITE_OPEN_CREATE : 0))
+        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        guard rc == SQLITE_OK, let handle else {
+            let error = SQLiteError(db: handle, code: rc, sql: nil)
+            sqlite3_close_v2(handle) // SQLite allocates a handle even on failure.
+            throw error.with(message: "cannot open '\(path)': \(error.message)")
+        }
+        self.db = handle
+        self.path = path
+        self.options = options
+        self.cache = StatementCache(capacity: options.statementCacheCapacity)
+        self.functionSettings = SQLFunctionSettings(regexTimeLimit: options.regexTimeLimit)
+        self.interruptHandle = SQLiteInterruptHandle(handle)
+        do throws(SQLiteError) {
+            try configure()
+        } catch {
+            close()
+            throw error.kind == .notADatabase ? .notADatabase(path: path, underlying: error) : error
+        }
+    }
+
+    /// A private in-memory database (gone when the connection closes).
+    public static func inMemory(options: Options = Options()) throws(SQLiteError) -> SQLiteConnection {
+        try SQLiteConnection(path: ":memory:", options: options)
+    }
+
+    deinit { close() }
+
+    private func configure() throws(SQLiteError) {
+        sqlite3_extended_result_codes(db, 1)
+        busyTimeout = options.busyTimeout
+        let rc = SQLiteFunctions.register(on: db, settings: functionSettings)
+        if rc != SQLITE_OK { throw SQLiteError(db: db, code: rc, sql: nil) }
+        try execute("PRAGMA foreign_keys = ON")
+        if !options.readOnly && !isMemory {
+            // The first statement that reads the file: a non-SQLite file fails here.
+            _ = try query("PRAGMA journal_mode = WAL")
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+        // Read the schema so that a file that is not a database fails now,
+        // at open, rather than at the caller's first query.
+        _ = try query("SELECT count(*) FROM sqlite_master")
+    }
+
+    private var isMemory: Bool {
+        path.isEmpty || path == ":memory:" || path.hasPrefix("file::memory:") || path.contains("mode=memory")
+    }
+
+    /// Closes the connection; later calls fail with a misuse error. Statements
+    /// you prepared yourself keep the database open until they are released.
+    /// Safe to call twice.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        cache.removeAll()
+        interruptHandle.invalidate()
+        // close_v2: if the caller still holds statements, the connection
+        // stays alive as a "zombie" until they are finalized, instead of failing.
+        sqlite3_close_v2(db)
+    }
+
+    // MARK: Settings and counters
+
+    /// Seconds to wait for a lock held by another connection (see ``Options/busyTimeout``).
+    public var busyTimeout: Double = 0 {
+        didSet { sqlite3_busy_timeout(db, Int32(clamping: Int((max(0, busyTimeout) * 1000).rounded()))) }
+    }
+
+    /// Seconds one `quarry_matches` call may run before the statement fails.
+    public var regexTimeLimit: Double {
+        get { functionSettings.regexTimeLimit }
+        set { functionSettings.regexTimeLimit = newValue }
+    }
+
+    /// The rowid of the most recent successful INSERT on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(db)) }
+
+    /// Rows changed since the connection opened.
+    public var totalChanges: Int { Int(sqlite3_total_changes64(db)) }
+
+    /// Cancels the statement running on this connection (same thread, e.g.
+    /// from inside a `forEachRow` closure). From another thread use
+    /// ``interruptHandle``.
+    public func interrupt() { interruptHandle.interrupt() }
+}
