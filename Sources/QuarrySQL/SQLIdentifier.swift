@@ -2,9 +2,9 @@
 // through `quoted`, and only names that come from the model (checked by the
 // mapping) are ever quoted: no string of the user's becomes SQL text.
 
-enum SQLIdentifier {
+public enum SQLIdentifier {
     /// `name` as a double-quoted SQL identifier, inner quotes doubled.
-    static func quoted(_ name: String) -> String {
+    public static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
