@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "QuarryModel", targets: ["QuarryModel"]),
         .library(name: "QuarrySQLite", targets: ["QuarrySQLite"]),
         .library(name: "QuarrySQL", targets: ["QuarrySQL"]),
+        .library(name: "QuarryStore", targets: ["QuarryStore"]),
         .executable(name: "quarry", targets: ["quarry"]),
     ],
     dependencies: [
@@ -24,6 +25,7 @@ let package = Package(
         .target(name: "QuarryEvaluation", dependencies: ["QuarrySyntax"]),
         .target(name: "QuarryModel", dependencies: ["QuarrySyntax", .product(name: "Yams", package: "Yams")]),
         .target(name: "QuarrySQL", dependencies: ["QuarryModel", "QuarryEvaluation"]),
+        .target(name: "QuarryStore", dependencies: ["QuarrySQL", "QuarrySQLite"]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "QuarrySQLite", dependencies: ["CSQLite", "QuarryEvaluation"]),
         .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation"]),
@@ -40,6 +42,7 @@ let package = Package(
         .testTarget(name: "QuarryModelTests", dependencies: ["QuarryModel"]),
         .testTarget(name: "QuarrySQLiteTests", dependencies: ["QuarrySQLite"]),
         .testTarget(name: "QuarrySQLTests", dependencies: ["QuarrySQL"]),
+        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -110,7 +110,7 @@ extension PredicateLowerer {
         switch o {
         case .constant(let v):
             var bound = PredicateLowerer.bindable(v)
-            if foldStrings, case .string(let s) = v { bound = .string(folding.fold(s)) }
+            if foldStrings, case .string(let s) = v { bound = .string(folding.fold(s.precomposedStringWithCanonicalMapping)) }
             return Side(sql: SQLFragment("?", [bound]), type: nil, nullable: v.isNull, constant: v, isObject: false)
         case .scalar(let f, let type, let nullable):
             let folded = foldStrings && (type == nil || type == .string || type == .uri)
@@ -124,9 +124,11 @@ extension PredicateLowerer {
 
     func flags(_ folding: Folding) -> Int { (folding.caseInsensitive ? 1 : 0) | (folding.diacriticInsensitive ? 2 : 0) }
 
-    /// Values as SQLite stores them: booleans as 0/1, decimals as REAL.
+    /// Values as SQLite stores them: booleans as 0/1, decimals as REAL,
+    /// strings in NFC (stores keep text composed so byte order is scalar order).
     static func bindable(_ v: Value) -> Value {
         switch v {
+        case .string(let s): return .string(s.precomposedStringWithCanonicalMapping)
         case .bool(let b): return .int(b ? 1 : 0)
         case .decimal(let d): return .double(NSDecimalNumberBridge.double(d))
         default: return v
@@ -205,7 +207,7 @@ extension PredicateLowerer {
             if item.isNull { matchesNil = true; continue }
             guard PredicateLowerer.compatible(item, s.type), Self.isScalar(item) else { continue }
             var bound = PredicateLowerer.bindable(item)
-            if fold, case .string(let t) = item { bound = .string(folding.fold(t)) }
+            if fold, case .string(let t) = item { bound = .string(folding.fold(t.precomposedStringWithCanonicalMapping)) }
             values.append(bound)
         }
         var parts: [SQLFragment] = []

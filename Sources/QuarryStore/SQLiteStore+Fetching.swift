@@ -1,0 +1,149 @@
+// Fetching and counting: the planned SELECT decoded into stored objects
+// (uniqued: one object per row), the residual and its deferred limit applied
+// in memory; or, on the memory engine, every object of the entity filtered,
+// sorted and cut in memory by the evaluator.
+import Foundation
+
+extension SQLiteStore {
+    /// The objects a request selects, in its order.
+    public func fetch(_ request: FetchRequest, engine: FetchEngine = .sql) throws -> [StoredObject] {
+        switch engine {
+        case .sql: return try fetchSQL(request)
+        case .memory: return try fetchMemory(request)
+        }
+    }
+
+    /// How many objects a request selects.
+    public func count(_ request: FetchRequest, engine: FetchEngine = .sql) throws -> Int {
+        if engine == .sql {
+            let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
+            if let count = plan.countSQL, request.fetchLimit == nil, request.fetchOffset == 0 {
+                if case .int(let n)? = try connection.query(count.sql, count.arguments).first?.first { return Int(n) }
+            }
+        }
+        return try fetch(request, engine: engine).count
+    }
+
+    /// The SQL a request runs, with its arguments, and the residual if any.
+    public func explain(_ request: FetchRequest) throws -> FetchPlan {
+        try SQLPlanner.plan(request, mapping: mapping, now: now())
+    }
+
+    func fetchSQL(_ request: FetchRequest) throws -> [StoredObject] {
+        let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
+        var objects = try rows(plan.sql, columns: plan.columns)
+        if let residual = plan.residual {
+            let compiled = try Evaluator.compile(residual, options: evaluationOptions)
+            objects = try objects.filter { try compiled.evaluate(.object(ObjectReference($0))) }
+            objects = Array(objects.dropFirst(plan.memoryOffset))
+            if let limit = plan.memoryLimit { objects = Array(objects.prefix(limit)) }
+        }
+        return objects
+    }
+
+    var evaluationOptions: EvaluationOptions {
+        var options = EvaluationOptions()
+        let clock = now
+        options.now = { clock() }
+        return options
+    }
+
+    /// Decodes the rows of a planned SELECT (`_pk`, `_entity`, then `columns`).
+    func rows(_ sql: SQLFragment, columns: [PlannedColumn]) throws -> [StoredObject] {
+        var kinds: [SQLiteValueKind] = [.int, .string]
+        for c in columns {
+            switch c.kind {
+            case .attribute(let t): kinds.append(StoreValues.kind(t))
+            case .toOne: kinds.append(.int)
+            }
+        }
+        var objects: [StoredObject] = []
+        try connection.forEachRow(sql.sql, sql.arguments, as: kinds) { row in
+            guard case .int(let pk) = row[0], case .string(let entity) = row[1] else { return }
+            let id = ObjectID(entity: entity, primaryKey: pk)
+            if let existing = registered(id) {
+                objects.append(existing)
+                return
+            }
+            var values: [String: Value] = [:]
+            values.reserveCapacity(columns.count)
+            for (i, c) in columns.enumerated() {
+                let v = row[i + 2]
+                if case .toOne = c.kind {
+                    values["_fk_" + c.name] = v
+                } else {
+                    values[c.name] = v
+                }
+            }
+            let object = StoredObject(id: id, values: values, store: self)
+            register(object)
+            objects.append(object)
+        }
+        return objects
+    }
+
+    /// Every object of the entity, filtered, sorted and cut by the evaluator.
+    func fetchMemory(_ request: FetchRequest) throws -> [StoredObject] {
+        var all = try fetchSQL(FetchRequest(entity: request.entity))
+        if let predicate = request.predicate {
+            let compiled = try Evaluator.compile(predicate, options: evaluationOptions)
+            all = try all.filter { try compiled.evaluate(.object(ObjectReference($0))) }
+        }
+        if !request.sortDescriptors.isEmpty {
+            let keys = try request.sortDescriptors.map { d in
+                (try Evaluator.compile(Parser.parseExpression(d.keyPath)), d)
+            }
+            let decorated = try all.map { o in (o, try keys.map { try $0.0.evaluate(.object(ObjectReference(o))) }) }
+            all = decorated.sorted { a, b in
+                for (i, (_, d)) in keys.enumerated() {
+                    let order = SortOrder.compare(a.1[i], b.1[i], caseInsensitive: d.caseInsensitive)
+                    if order != 0 { return d.ascending ? order < 0 : order > 0 }
+                }
+                return a.0.id.primaryKey < b.0.id.primaryKey
+            }.map(\.0)
+        }
+        all = Array(all.dropFirst(request.fetchOffset))
+        if let limit = request.fetchLimit { all = Array(all.prefix(limit)) }
+        return all
+    }
+}
+
+/// The order SQLite gives sort keys, reproduced in memory: NULL first, then
+/// numbers by value, then text by UTF-8 bytes, then blobs.
+enum SortOrder {
+    static func compare(_ a: Value, _ b: Value, caseInsensitive: Bool) -> Int {
+        func rank(_ v: Value) -> Int {
+            switch v {
+            case .null: return 0
+            case .int, .double, .bool, .decimal, .date: return 1
+            case .string: return 2
+            default: return 3
+            }
+        }
+        let (ra, rb) = (rank(a), rank(b))
+        if ra != rb { return ra < rb ? -1 : 1 }
+        switch (a, b) {
+        case (.string(var x), .string(var y)):
+            if caseInsensitive {
+                let folding = Folding(caseInsensitive: true, diacriticInsensitive: false)
+                x = folding.fold(x)
+                y = folding.fold(y)
+            }
+            return Array(x.utf8).lexicographicallyPrecedes(Array(y.utf8)) ? -1 : (x.utf8.elementsEqual(y.utf8) ? 0 : 1)
+        default:
+            let x = number(a), y = number(b)
+            return x < y ? -1 : (x > y ? 1 : 0)
+        }
+    }
+
+    static func number(_ v: Value) -> Double {
+        switch v {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        case .bool(let b): return b ? 1 : 0
+        case .date(let d): return d
+        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue
+        default: return 0
+        }
+    }
+}

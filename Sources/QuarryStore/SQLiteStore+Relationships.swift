@@ -1,0 +1,41 @@
+// Relationship faults: the first time an object's relationship is read, the
+// store loads it — a to-one through the foreign key the row carried (or, on
+// the non-owning side of a one-to-one, by looking for the row that points
+// back), a to-many with one query on the destination — and keeps one object
+// per row (uniquing), so `a.department === b.department` for colleagues.
+
+extension SQLiteStore {
+    func registered(_ id: ObjectID) -> StoredObject? { registeredObjects[id] }
+
+    func register(_ object: StoredObject) { registeredObjects[object.id] = object }
+
+    /// The value of relationship `r` of `object`: an object, nil, or an array of objects.
+    func relationshipValue(_ r: Relationship, of object: StoredObject) throws -> Value {
+        guard let destinationTable = mapping.table(for: r.destination) else { return .null }
+        let request = FetchRequest(entity: r.destination)
+        let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
+        // Reuse the planned column list; replace the WHERE with the relationship's condition.
+        let select = plan.sql.sql.components(separatedBy: " FROM ").first!
+        let t = SQLIdentifier.quoted(destinationTable)
+        let pk = object.id.primaryKey
+        var sql: String
+        var arguments: [Value] = []
+        switch mapping.storage(of: r.name, of: object.entity) {
+        case .foreignKey?:
+            guard case .int(let target)? = object.values["_fk_" + r.name] else { return .null }
+            sql = "\(select) FROM \(t) t0 WHERE t0.\"_pk\" = ?"
+            arguments = [.int(target)]
+        case .inverseForeignKey(let column)?:
+            sql = "\(select) FROM \(t) t0 WHERE t0.\(SQLIdentifier.quoted(column)) = ? ORDER BY t0.\"_pk\""
+            arguments = [.int(pk)]
+        case .joinTable(let table, let source, let target)?:
+            sql = "\(select) FROM \(SQLIdentifier.quoted(table)) j JOIN \(t) t0 ON t0.\"_pk\" = j.\(SQLIdentifier.quoted(target)) WHERE j.\(SQLIdentifier.quoted(source)) = ? ORDER BY t0.\"_pk\""
+            arguments = [.int(pk)]
+        case nil:
+            return .null
+        }
+        let objects = try rows(SQLFragment(sql, arguments), columns: plan.columns)
+        if r.isToMany { return .array(objects.map { .object(ObjectReference($0)) }) }
+        return objects.first.map { .object(ObjectReference($0)) } ?? .null
+    }
+}

@@ -1,0 +1,135 @@
+// A store in a SQLite file: the schema created from the model on first open,
+// objects inserted with their relationships, fetches and counts planned by
+// QuarrySQL. Every write runs in a transaction, so a failed insert changes
+// nothing. A fetch may run on either engine: `.sql` lowers the predicate to
+// SQL (with a residual in memory for what SQL cannot say); `.memory` loads
+// every object of the entity and evaluates the predicate in memory. Both must
+// give the same objects — the differential tests check exactly that.
+import Foundation
+
+/// Where a fetch's predicate runs.
+public enum FetchEngine: String, Sendable, CaseIterable {
+    case sql, memory
+}
+
+/// A SQLite-backed store for one model.
+///
+/// ```swift
+/// let store = try SQLiteStore(path: ":memory:", model: model)
+/// let sales = try store.insert("Department", ["name": .string("Sales")])
+/// try store.insert("Employee", ["name": .string("Zoë"), "salary": .int(60_000)], toOne: ["department": sales])
+/// let rich = try store.fetch(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary > 50000")))
+/// ```
+public final class SQLiteStore {
+    public let model: Model
+    public let mapping: StoreMapping
+    public let connection: SQLiteConnection
+    /// The clock `now()` reads in lowered predicates (seconds since 2001).
+    public var now: @Sendable () -> Double = { Date().timeIntervalSinceReferenceDate }
+    /// Uniquing: one object per row while the store is open.
+    var registeredObjects: [ObjectID: StoredObject] = [:]
+
+    /// Opens (or creates) the store at `path` (`:memory:` for a private
+    /// in-memory database), creating the schema when the file is new.
+    public init(path: String, model: Model) throws {
+        self.model = model
+        self.mapping = StoreMapping(model: model)
+        self.connection = path == ":memory:" ? try SQLiteConnection.inMemory() : try SQLiteConnection(path: path)
+        let existing = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_quarry_metadata'")
+        if existing.isEmpty {
+            try connection.transaction {
+                for statement in SchemaBuilder.createStatements(for: mapping) { try connection.execute(statement) }
+                try connection.execute("CREATE TABLE \"_quarry_metadata\" (\"key\" TEXT PRIMARY KEY, \"value\" TEXT)")
+                try connection.execute("INSERT INTO \"_quarry_metadata\" VALUES ('format', 'quarry-1'), ('entities', ?)",
+                                       [.string(model.entityNames.joined(separator: ","))])
+            }
+        }
+    }
+
+    // MARK: - Inserting
+
+    /// Inserts an object with attribute values and to-one relationships;
+    /// returns its permanent ID. Unknown keys and values of the wrong type are
+    /// errors; nothing is written when one is raised.
+    @discardableResult
+    public func insert(_ entityName: String, _ values: [String: Value], toOne: [String: ObjectID] = [:]) throws -> ObjectID {
+        guard let entity = model.entity(named: entityName), !entity.isAbstract, let table = mapping.table(for: entityName) else {
+            throw StoreError.unknownEntity(entityName, suggestion: Suggestions.closest(to: entityName, among: model.entityNames))
+        }
+        var columns = [SQLIdentifier.quoted(StoreMapping.entityColumn)]
+        var arguments: [Value] = [.string(entityName)]
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            guard let attribute = entity.attribute(named: key, in: model), let column = mapping.column(for: key, of: entityName) else {
+                throw StoreError.unknownKey(key, entity: entityName,
+                                            suggestion: Suggestions.closest(to: key, among: entity.allProperties(in: model).map(\.name)))
+            }
+            columns.append(SQLIdentifier.quoted(column))
+            arguments.append(try StoreValues.storable(value, for: attribute, entity: entityName))
+        }
+        for attribute in entity.allAttributes(in: model) where values[attribute.name] == nil && !attribute.isTransient {
+            if let d = attribute.defaultValue, let column = mapping.column(for: attribute.name, of: entityName) {
+                columns.append(SQLIdentifier.quoted(column))
+                arguments.append(try StoreValues.storable(d, for: attribute, entity: entityName))
+            }
+        }
+        var pending: [(Relationship, ObjectID)] = []
+        for (key, target) in toOne.sorted(by: { $0.key < $1.key }) {
+            guard let r = entity.relationship(named: key, in: model), !r.isToMany else {
+                throw StoreError.unknownKey(key, entity: entityName, suggestion: nil)
+            }
+            if case .foreignKey(let column)? = mapping.storage(of: key, of: entityName) {
+                columns.append(SQLIdentifier.quoted(column))
+                arguments.append(.int(target.primaryKey))
+            } else {
+                pending.append((r, target))
+            }
+        }
+        let sql = "INSERT INTO \(SQLIdentifier.quoted(table)) (\(columns.joined(separator: ", "))) VALUES (\(arguments.map { _ in "?" }.joined(separator: ", ")))"
+        return try connection.transaction {
+            try connection.execute(sql, arguments)
+            let id = ObjectID(entity: entityName, primaryKey: connection.lastInsertRowID)
+            for (r, target) in pending { try link(id, r, target) }
+            return id
+        }
+    }
+
+    /// Adds `target` to a relationship of `source` (to-many, or a to-one kept
+    /// on the other side).
+    public func link(_ source: ObjectID, _ relationship: String, _ target: ObjectID) throws {
+        guard let r = model.entity(named: source.entity)?.relationship(named: relationship, in: model) else {
+            throw StoreError.unknownKey(relationship, entity: source.entity, suggestion: nil)
+        }
+        try connection.transaction { try link(source, r, target) }
+    }
+
+    private func link(_ source: ObjectID, _ r: Relationship, _ target: ObjectID) throws {
+        switch mapping.storage(of: r.name, of: source.entity) {
+        case .foreignKey(let column)?:
+            try connection.execute("UPDATE \(SQLIdentifier.quoted(mapping.table(for: source.entity)!)) SET \(SQLIdentifier.quoted(column)) = ? WHERE \"_pk\" = ?",
+                                   [.int(target.primaryKey), .int(source.primaryKey)])
+        case .inverseForeignKey(let column)?:
+            try connection.execute("UPDATE \(SQLIdentifier.quoted(mapping.table(for: r.destination)!)) SET \(SQLIdentifier.quoted(column)) = ? WHERE \"_pk\" = ?",
+                                   [.int(source.primaryKey), .int(target.primaryKey)])
+        case .joinTable(let table, let sourceColumn, let targetColumn)?:
+            try connection.execute("INSERT OR IGNORE INTO \(SQLIdentifier.quoted(table)) (\(SQLIdentifier.quoted(sourceColumn)), \(SQLIdentifier.quoted(targetColumn))) VALUES (?, ?)",
+                                   [.int(source.primaryKey), .int(target.primaryKey)])
+        case nil:
+            throw StoreError.unknownKey(r.name, entity: source.entity, suggestion: nil)
+        }
+    }
+}
+
+/// Errors of the store itself (the SQL layer's are `SQLiteError`, the language's `Diagnostic`).
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    case unknownEntity(String, suggestion: String?)
+    case unknownKey(String, entity: String, suggestion: String?)
+    case typeMismatch(key: String, entity: String, expected: String, got: String)
+
+    public var description: String {
+        switch self {
+        case .unknownEntity(let e, let s): return "unknown entity '\(e)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
+        case .unknownKey(let k, let e, let s): return "\(e) has no attribute or relationship '\(k)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
+        case .typeMismatch(let k, let e, let expected, let got): return "\(e).\(k) holds \(expected), not \(got)"
+        }
+    }
+}

@@ -1,0 +1,71 @@
+// Values as the SQLite layout stores them and as they come back: booleans as
+// 0/1, dates as seconds since 2001 (REAL), decimals as REAL, UUIDs and data as
+// BLOBs. A value of the wrong type for its attribute is refused on the way in
+// rather than silently converted by SQLite's column affinity. Strings are
+// stored in NFC (canonical composition): see `storable`.
+import Foundation
+
+enum StoreValues {
+    static func storable(_ v: Value, for attribute: Attribute, entity: String) throws -> Value {
+        func mismatch() -> StoreError {
+            .typeMismatch(key: attribute.name, entity: entity, expected: attribute.type.rawValue, got: v.typeName)
+        }
+        if v.isNull { return .null }
+        switch attribute.type {
+        case .integer16, .integer32, .integer64:
+            switch v {
+            case .int: return v
+            case .bool(let b): return .int(b ? 1 : 0)
+            case .double(let d) where d == d.rounded() && abs(d) < 9.2e18: return .int(Int64(d))
+            default: throw mismatch()
+            }
+        case .boolean:
+            switch v {
+            case .bool(let b): return .int(b ? 1 : 0)
+            case .int(let i) where i == 0 || i == 1: return v
+            default: throw mismatch()
+            }
+        case .double, .float, .decimal:
+            switch v {
+            case .int(let i): return .double(Double(i))
+            case .double: return v
+            case .decimal(let d): return .double(NSDecimalNumber(decimal: d).doubleValue)
+            default: throw mismatch()
+            }
+        case .string, .uri:
+            // Stored in canonical composition (NFC), so that SQLite's byte order
+            // and equality agree with the evaluator's canonical-equivalence rules.
+            guard case .string(let text) = v else { throw mismatch() }
+            return .string(text.precomposedStringWithCanonicalMapping)
+        case .date:
+            switch v {
+            case .date: return v
+            case .int(let i): return .date(Double(i))
+            case .double(let d): return .date(d)
+            default: throw mismatch()
+            }
+        case .uuid:
+            guard case .uuid = v else { throw mismatch() }
+            return v
+        case .binary:
+            guard case .data = v else { throw mismatch() }
+            return v
+        default:
+            throw mismatch()
+        }
+    }
+
+    /// How to read a column of an attribute type back into a Value.
+    static func kind(_ type: AttributeType) -> SQLiteValueKind {
+        switch type {
+        case .boolean: return .bool
+        case .integer16, .integer32, .integer64: return .int
+        case .double, .float, .decimal: return .double
+        case .date: return .date
+        case .uuid: return .uuid
+        case .binary: return .data
+        case .string, .uri: return .string
+        default: return .automatic
+        }
+    }
+}
