@@ -111,15 +111,20 @@ public final class SQLiteConnection {
         busyTimeout = options.busyTimeout
         let rc = SQLiteFunctions.register(on: db, settings: functionSettings)
         if rc != SQLITE_OK { throw SQLiteError(db: db, code: rc, sql: nil) }
-        try execute("PRAGMA foreign_keys = ON")
+        // Run once each, so not cached: the cache is for the caller's SQL.
+        func run(_ sql: String) throws(SQLiteError) {
+            let statement = try prepareStatement(sql, persistent: false)
+            while try statement.step() {}
+        }
+        try run("PRAGMA foreign_keys = ON")
         if !options.readOnly && !isMemory {
             // The first statement that reads the file: a non-SQLite file fails here.
-            _ = try query("PRAGMA journal_mode = WAL")
-            try execute("PRAGMA synchronous = NORMAL")
+            try run("PRAGMA journal_mode = WAL")
+            try run("PRAGMA synchronous = NORMAL")
         }
         // Read the schema so that a file that is not a database fails now,
         // at open, rather than at the caller's first query.
-        _ = try query("SELECT count(*) FROM sqlite_master")
+        try run("SELECT count(*) FROM sqlite_master")
     }
 
     private var isMemory: Bool {
