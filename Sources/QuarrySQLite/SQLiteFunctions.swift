@@ -4,7 +4,7 @@
 //
 //   quarry_fold(text, flags)               folded text (flags: 1 = [c], 2 = [d])
 //   quarry_like(text, pattern, flags)      1 / 0, Apple's LIKE (* ? \)
-//   quarry_matches(text, pattern, flags)   1 / 0, whole-string ICU regex
+//   quarry_matches(text, pattern, flags)   1 / 0, whole-string ICU regex ('' matches nothing)
 //   quarry_begins(text, needle, flags)     1 / 0
 //   quarry_ends(text, needle, flags)       1 / 0
 //   quarry_contains(text, needle, flags)   1 / 0
@@ -100,6 +100,8 @@ enum SQLiteFunctions {
         guard let s = text(argv[0]), let p = text(argv[1]), let flags = int(argv[2]) else {
             return sqlite3_result_null(ctx)
         }
+        // An empty pattern matches nothing, and is no error (as in the evaluator).
+        if p.isEmpty { return sqlite3_result_int(ctx, 0) }
         let settings = Unmanaged<SQLFunctionSettings>.fromOpaque(sqlite3_user_data(ctx)).takeUnretainedValue()
         do throws(SQLiteRegex.Failure) {
             let regex: SQLiteRegex
