@@ -15,6 +15,26 @@ public struct SortDescriptor: Sendable, Equatable {
     }
 }
 
+/// A property of a dictionary result: a name and the expression that gives
+/// its value — a key path (`department.name`), an aggregate over the rows or
+/// groups (`average:(salary)`), or one over a to-many relationship
+/// (`count:(employees)`), as Core Data's `NSExpressionDescription`.
+public struct FetchProperty: Sendable, Equatable {
+    public var name: String
+    public var expression: QuarrySyntax.Expression
+
+    public init(name: String, expression: QuarrySyntax.Expression) {
+        self.name = name
+        self.expression = expression
+    }
+
+    /// A property that is a key path, named after it.
+    public init(keyPath: String) throws(Diagnostic) {
+        self.name = keyPath
+        self.expression = try Parser.parseExpression(keyPath)
+    }
+}
+
 /// A fetch request, as Core Data's `NSFetchRequest` describes one.
 ///
 /// ```swift
@@ -29,6 +49,16 @@ public struct FetchRequest: Sendable {
     public var sortDescriptors: [SortDescriptor]
     public var fetchLimit: Int?
     public var fetchOffset: Int
+    /// Dictionary results: the properties of each row (empty: objects).
+    public var propertiesToFetch: [FetchProperty] = []
+    /// Dictionary results: rows are groups with equal values of these.
+    public var propertiesToGroupBy: [FetchProperty] = []
+    /// A predicate over the groups; it may name the fetched properties.
+    public var havingPredicate: QuarrySyntax.Predicate?
+    /// Dictionary results: drop repeated rows.
+    public var returnsDistinctResults = false
+    /// How many objects a lazy result loads at a time (0: all at once).
+    public var fetchBatchSize = 0
 
     public init(entity: String, predicate: QuarrySyntax.Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
                 fetchLimit: Int? = nil, fetchOffset: Int = 0) {

@@ -58,6 +58,7 @@ extension PredicateLowerer {
             guard path == ["@count"] else { throw .unsupported("SUBQUERY followed by \(path.joined(separator: "."))") }
             return try subqueryCount(collection, variable, predicate, span: span)
         }
+        if base == nil, path.count == 1, let named = propertyOperands[path[0]] { return named }
         if path.contains(where: { $0.hasPrefix("$") || $0.hasPrefix("%") }) { throw .unsupported("dynamic key") }
         let (alias, entity) = try start(of: base)
         let bound: BoundPath
@@ -156,6 +157,26 @@ extension PredicateLowerer {
         return .scalar("(" + a + " \(symbol) " + b + ")", type: nil, nullable: true)
     }
 
+    /// An aggregate over the rows of a dictionary fetch (or of each group):
+    /// the same rules as over a collection — nil values skipped, the sum of
+    /// none 0, the average of none nil, the count of all rows.
+    func rowAggregate(_ op: String, _ o: Operand) throws(LoweringError) -> Operand {
+        switch o {
+        case .scalar(let f, let type, _):
+            switch op {
+            case "count": return .scalar(SQLFragment("COUNT(*)"), type: .integer64, nullable: false)
+            case "sum": return .scalar("COALESCE(SUM(" + f + "), 0)", type: type, nullable: false)
+            case "avg": return .scalar("AVG(" + f + ")", type: .double, nullable: true)
+            case "min": return .scalar("MIN(" + f + ")", type: type, nullable: true)
+            default: return .scalar("MAX(" + f + ")", type: type, nullable: true)
+            }
+        case .object where op == "count":
+            return .scalar(SQLFragment("COUNT(*)"), type: .integer64, nullable: false)
+        default:
+            throw .unsupported("aggregate of \(op)")
+        }
+    }
+
     static func isNonZeroNumber(_ v: Value) -> Bool {
         switch v {
         case .int(let i): return i != 0
@@ -175,7 +196,10 @@ extension PredicateLowerer {
         let (alias, entity) = try start(of: base)
         let bound: BoundPath
         do { bound = try KeyPathBinder(model: model).bind(path, from: entity, span: args[0].span) } catch { throw .bind(error) }
-        guard bound.isToMany else { throw .unsupported("\(name) of a single value") }
+        guard bound.isToMany else {
+            guard aggregatesOverRows else { throw .unsupported("\(name) of a single value") }
+            return try rowAggregate(op, try toOnePath(bound, from: alias, entity: entity))
+        }
         switch (op, bound.terminal) {
         case ("count", .object):
             return try aggregate(BoundPath(steps: bound.steps, terminal: .count), from: alias, entity: entity)

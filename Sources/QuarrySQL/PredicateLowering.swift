@@ -47,6 +47,10 @@ struct PredicateLowerer {
     let context: LoweringContext
     let level: QueryLevel
     var variables: [String: VariableBinding] = [:]
+    /// Names of fetched properties, which HAVING and sort keys may use.
+    var propertyOperands: [String: Operand] = [:]
+    /// In dictionary results, `average:(salary)` aggregates over the rows (or groups).
+    var aggregatesOverRows = false
 
     var model: Model { context.model }
 

@@ -1,0 +1,93 @@
+// Plans for batch requests: the keys of the rows a predicate selects, and a
+// single UPDATE that sets attributes to constants or expressions of the row
+// (`salary * 1.1`, `now()`). When a part cannot run in SQL (a residual, a SET
+// expression through a relationship), the planner returns nil and the store
+// does the same work object by object in one transaction.
+import QuarryModel
+
+extension SQLPlanner {
+    /// `SELECT _entity, _pk` of the rows `predicate` selects; nil when a
+    /// residual means memory must decide.
+    public static func planKeys(entity: String, predicate: QuarrySyntax.Predicate?, mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> SQLFragment? {
+        let plan = try plan(FetchRequest(entity: entity, predicate: predicate), mapping: mapping, now: now)
+        guard plan.residual == nil, let from = plan.sql.sql.range(of: " FROM ") else { return nil }
+        let rest = String(plan.sql.sql[from.lowerBound...])
+        let withoutOrder = rest.components(separatedBy: " ORDER BY ").first!
+        return SQLFragment(#"SELECT t0."_entity", t0."_pk""# + withoutOrder, plan.sql.arguments)
+    }
+
+    /// One UPDATE for a batch update; nil when it must run object by object.
+    /// Errors: unknown entity or attribute (with a suggestion), a relationship
+    /// in `set`, a constant of the wrong type.
+    public static func planUpdate(entity entityName: String, predicate: QuarrySyntax.Predicate?, set: [(String, QuarrySyntax.Expression)],
+                                  mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> SQLFragment? {
+        let model = mapping.model
+        guard let entity = model.entity(named: entityName), let table = mapping.table(for: entityName) else {
+            throw Diagnostic(.unknownEntity, "unknown entity '\(entityName)'", at: .synthesized,
+                             hints: Suggestions.closest(to: entityName, among: model.entityNames).map { ["did you mean '\($0)'?"] } ?? [],
+                             stage: .bind)
+        }
+        for (key, expression) in set {
+            guard entity.attribute(named: key, in: model) != nil else {
+                let names = entity.allAttributes(in: model).map(\.name)
+                throw Diagnostic(.unknownKeyInModel, "\(entityName) has no attribute '\(key)' to set", at: expression.span,
+                                 hints: Suggestions.closest(to: key, among: names).map { ["did you mean '\($0)'?"] } ?? [], stage: .bind)
+            }
+        }
+        guard let keys = try planKeys(entity: entityName, predicate: predicate, mapping: mapping, now: now) else { return nil }
+        let context = LoweringContext(mapping: mapping, now: now)
+        let level = context.newLevel(entity: entityName)
+        let lowerer = PredicateLowerer(context: context, level: level)
+        var assignments: [SQLFragment] = []
+        for (key, expression) in set {
+            let attribute = entity.attribute(named: key, in: model)!
+            guard let column = mapping.column(for: key, of: entityName) else { return nil }
+            let operand: Operand
+            do { operand = try lowerer.operand(expression) } catch {
+                switch error {
+                case .bind(let d): throw d
+                case .unsupported: return nil
+                }
+            }
+            switch operand {
+            case .constant(let v):
+                guard PredicateLowerer.compatible(v, attribute.type) else {
+                    throw Diagnostic(.bindTypeMismatch, "\(entityName).\(key) holds \(attribute.type.rawValue), not \(v.typeName)",
+                                     at: expression.span, stage: .bind)
+                }
+                assignments.append(SQLFragment("\(SQLIdentifier.quoted(column)) = ?", [PredicateLowerer.bindable(v)]))
+            case .scalar(let f, let type, _):
+                if let type, !(PredicateLowerer.sameFamily(type, attribute.type)) {
+                    throw Diagnostic(.bindTypeMismatch, "\(entityName).\(key) holds \(attribute.type.rawValue), not \(type.rawValue)",
+                                     at: expression.span, stage: .bind)
+                }
+                assignments.append("\(SQLIdentifier.quoted(column)) = " + f)
+            default:
+                return nil
+            }
+        }
+        // SET expressions that needed joins cannot run in a single UPDATE.
+        if !level.joins.isEmpty || assignments.isEmpty { return nil }
+        let update = "UPDATE \(SQLIdentifier.quoted(table)) AS t0 SET " + SQLFragment.join(assignments, ", ")
+        // Without joins the selection's WHERE applies to the UPDATE directly
+        // (as fast as a hand-written UPDATE); with joins, through the keys.
+        let whereRange = keys.sql.range(of: " WHERE ")
+        let from = whereRange.map { String(keys.sql[..<$0.lowerBound]) } ?? keys.sql
+        if !from.contains(" JOIN ") {
+            guard let whereRange else { return update }
+            return update + SQLFragment(String(keys.sql[whereRange.lowerBound...]), keys.arguments)
+        }
+        let selected = SQLFragment(keys.sql.replacingOccurrences(of: #"SELECT t0."_entity", t0."_pk""#, with: #"SELECT t0."_pk""#), keys.arguments)
+        return update + " WHERE t0.\"_pk\" IN (" + selected + ")"
+    }
+}
+
+extension PredicateLowerer {
+    /// Whether a value of type `a` can be stored in an attribute of type `b`.
+    static func sameFamily(_ a: AttributeType, _ b: AttributeType) -> Bool {
+        let numeric: Set<AttributeType> = [.integer16, .integer32, .integer64, .double, .float, .decimal, .boolean]
+        if numeric.contains(a) && numeric.contains(b) { return true }
+        if [.string, .uri].contains(a) && [.string, .uri].contains(b) { return true }
+        return a == b
+    }
+}

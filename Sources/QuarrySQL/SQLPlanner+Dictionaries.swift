@@ -1,0 +1,105 @@
+// Dictionary results: the SELECT for `propertiesToFetch`, with GROUP BY,
+// HAVING (which may name the fetched properties), DISTINCT, sort keys that
+// may be property names, and LIMIT/OFFSET. Rows end ordered by every
+// property, so equal sort keys come back in a stable order.
+//
+// A dictionary fetch runs wholly in SQL or wholly in memory: when any part
+// (the predicate's residual, a property, HAVING) cannot be lowered, the
+// planner says so and the store evaluates the request in memory instead.
+import QuarryModel
+
+/// A planned dictionary fetch.
+public struct DictionaryPlan: Sendable {
+    public var sql: SQLFragment
+    /// The result keys, in order.
+    public var names: [String]
+    /// The attribute type of each result column when known (for decoding).
+    public var types: [AttributeType?]
+}
+
+extension SQLPlanner {
+    /// Plans a dictionary fetch; nil when it must run in memory.
+    public static func planDictionaries(_ request: FetchRequest, mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> DictionaryPlan? {
+        let model = mapping.model
+        guard let entity = model.entity(named: request.entity), let table = mapping.table(for: request.entity) else {
+            throw Diagnostic(.unknownEntity, "unknown entity '\(request.entity)'", at: .synthesized,
+                             hints: Suggestions.closest(to: request.entity, among: model.entityNames).map { ["did you mean '\($0)'?"] } ?? [],
+                             stage: .bind)
+        }
+        let context = LoweringContext(mapping: mapping, now: now)
+        let level = context.newLevel(entity: entity.name)
+        var lowerer = PredicateLowerer(context: context, level: level)
+        do throws(LoweringError) {
+            var lowered = LoweredPredicate(condition: nil, residual: nil)
+            if let predicate = request.predicate {
+                do { lowered = try lowerer.lowerTopLevel(predicate) } catch { throw .bind(error) }
+            }
+            if lowered.residual != nil { return nil }
+            lowerer.aggregatesOverRows = true
+            var selected: [SQLFragment] = []
+            var types: [AttributeType?] = []
+            for property in request.propertiesToFetch {
+                let o = try lowerer.operand(property.expression)
+                guard case .scalar(let f, let type, _) = o else {
+                    if case .object(let f, _, _) = o {
+                        selected.append(f + " AS " + SQLIdentifier.quoted(property.name))
+                        types.append(.integer64)
+                        lowerer.propertyOperands[property.name] = o
+                        continue
+                    }
+                    return nil
+                }
+                selected.append(f + " AS " + SQLIdentifier.quoted(property.name))
+                types.append(type)
+                lowerer.propertyOperands[property.name] = o
+            }
+            var groups: [SQLFragment] = []
+            for property in request.propertiesToGroupBy {
+                guard case .scalar(let f, _, _) = try lowerer.operand(property.expression) else { return nil }
+                groups.append(f)
+            }
+            var having: SQLFragment?
+            if let h = request.havingPredicate { having = try lowerer.condition(h).fragment }
+            var orderBy: [SQLFragment] = []
+            for sort in request.sortDescriptors {
+                let path = sort.keyPath.split(separator: ".").map(String.init)
+                guard case .scalar(let f, let type, _) = try lowerer.keyPathOperand(nil, path, span: .synthesized) else { return nil }
+                let key = sort.caseInsensitive && (type == .string || type == .uri) ? "quarry_fold(" + f + ", 1)" : f
+                orderBy.append(key + (sort.ascending ? "" : " DESC"))
+            }
+            orderBy += (1...max(1, selected.count)).map { SQLFragment("\($0)") }
+
+            var sql = SQLFragment("SELECT " + (request.returnsDistinctResults ? "DISTINCT " : "")) + SQLFragment.join(selected, ", ")
+            sql = sql + " FROM \(SQLIdentifier.quoted(table)) \(level.alias)"
+            if !level.joins.isEmpty { sql = sql + " " + SQLFragment(level.joins.joined(separator: " "), level.joinArguments) }
+            var conditions: [SQLFragment] = []
+            if let filter = context.entityFilter(entity.name, alias: level.alias) { conditions.append(filter) }
+            if let c = lowered.condition { conditions.append(conditions.isEmpty ? c : "(" + c + ")") }
+            if !conditions.isEmpty { sql = sql + " WHERE " + SQLFragment.join(conditions, " AND ") }
+            if !groups.isEmpty { sql = sql + " GROUP BY " + SQLFragment.join(groups, ", ") }
+            if let having { sql = sql + " HAVING " + having }
+            sql = sql + " ORDER BY " + SQLFragment.join(orderBy, ", ")
+            if let limit = request.fetchLimit {
+                sql = sql + SQLFragment(" LIMIT ? OFFSET ?", [.int(Int64(limit)), .int(Int64(request.fetchOffset))])
+            } else if request.fetchOffset > 0 {
+                sql = sql + SQLFragment(" LIMIT -1 OFFSET ?", [.int(Int64(request.fetchOffset))])
+            }
+            return DictionaryPlan(sql: sql, names: request.propertiesToFetch.map(\.name), types: types)
+        } catch {
+            switch error {
+            case .bind(let d): throw d
+            case .unsupported: return nil
+            }
+        }
+    }
+
+    /// Whether an expression aggregates over rows in a dictionary fetch of
+    /// `entity` (an aggregate function of a key path without to-many steps).
+    public static func isRowAggregate(_ e: QuarrySyntax.Expression, entity: String, model: Model) -> Bool {
+        guard case .function(let name, let args) = e.kind, args.count == 1, case .keyPath(nil, let path) = args[0].kind else { return false }
+        let bare = name.hasSuffix(":") ? String(name.dropLast()) : name
+        guard ["count", "sum", "average", "min", "max", "median", "mode", "stddev"].contains(bare) else { return false }
+        guard let bound = try? KeyPathBinder(model: model).bind(path, from: entity, span: .synthesized) else { return false }
+        return !bound.isToMany
+    }
+}

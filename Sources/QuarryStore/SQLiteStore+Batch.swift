@@ -1,0 +1,133 @@
+// Batch update and batch delete: change many rows without loading them.
+// An update is one UPDATE statement when the planner can say it in SQL;
+// otherwise the same change is made object by object (the predicate's
+// residual and the SET expressions evaluated in memory) — in one transaction
+// either way. A delete honours the model's delete rules inside its
+// transaction: Deny refuses (and deletes nothing), Cascade deletes the
+// related objects (and applies their rules in turn), Nullify clears the keys
+// that pointed at the deleted rows.
+
+extension SQLiteStore {
+    /// Sets attributes of every object `predicate` selects; returns how many.
+    @discardableResult
+    public func batchUpdate(entity: String, predicate: QuarrySyntax.Predicate?, set: [(String, QuarrySyntax.Expression)]) throws -> Int {
+        if let sql = try SQLPlanner.planUpdate(entity: entity, predicate: predicate, set: set, mapping: mapping, now: now()) {
+            return try connection.transaction {
+                try connection.execute(sql.sql, sql.arguments)
+                // Objects already handed out are stale now; later fetches read anew.
+                registeredObjects.removeAll()
+                return connection.changes
+            }
+        }
+        // Object by object, still one transaction.
+        let objects = try fetch(FetchRequest(entity: entity, predicate: predicate))
+        let compiled = try set.map { (key, e) in (key, try Evaluator.compile(e, options: evaluationOptions)) }
+        guard let table = mapping.table(for: entity), let e = model.entity(named: entity) else { return 0 }
+        return try connection.transaction {
+            for object in objects {
+                var assignments: [String] = []
+                var arguments: [Value] = []
+                for (key, expression) in compiled {
+                    guard let attribute = e.attribute(named: key, in: model), let column = mapping.column(for: key, of: entity) else { continue }
+                    let value = try expression.evaluate(.object(ObjectReference(object)))
+                    assignments.append("\(SQLIdentifier.quoted(column)) = ?")
+                    arguments.append(try StoreValues.storable(value, for: attribute, entity: entity))
+                }
+                try connection.execute("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ?",
+                                       arguments + [.int(object.id.primaryKey)])
+            }
+            registeredObjects.removeAll()
+            return objects.count
+        }
+    }
+
+    /// Deletes every object `predicate` selects, applying delete rules;
+    /// returns how many objects of `entity` were deleted.
+    @discardableResult
+    public func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?) throws -> Int {
+        try connection.transaction {
+            try connection.execute(#"CREATE TEMP TABLE IF NOT EXISTS "_quarry_delete" ("entity" TEXT NOT NULL, "pk" INTEGER NOT NULL, PRIMARY KEY ("entity", "pk"))"#)
+            try connection.execute(#"DELETE FROM temp."_quarry_delete""#)
+            if let keys = try SQLPlanner.planKeys(entity: entity, predicate: predicate, mapping: mapping, now: now()) {
+                try connection.execute(#"INSERT INTO temp."_quarry_delete" "# + keys.sql, keys.arguments)
+            } else {
+                for object in try fetch(FetchRequest(entity: entity, predicate: predicate)) {
+                    try connection.execute(#"INSERT INTO temp."_quarry_delete" VALUES (?, ?)"#, [.string(object.entity), .int(object.id.primaryKey)])
+                }
+            }
+            let requested = try countQueued()
+            try applyDeleteRules()
+            // Keys elsewhere that still point at deleted rows are cleared.
+            for source in model.entities {
+                for r in source.relationships {
+                    guard case .foreignKey(let column)? = mapping.storage(of: r.name, of: source.name),
+                          let sourceTable = mapping.table(for: source.name), let destinationTable = mapping.table(for: r.destination) else { continue }
+                    try connection.execute("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) IN (SELECT d.\"pk\" FROM temp.\"_quarry_delete\" d WHERE d.\"entity\" IN (\(entityList(table: destinationTable))))")
+                }
+            }
+            var done: Set<String> = []
+            for e in model.entities {
+                guard let table = mapping.table(for: e.name), done.insert(table).inserted else { continue }
+                try connection.execute("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" IN (SELECT d.\"pk\" FROM temp.\"_quarry_delete\" d WHERE d.\"entity\" IN (\(entityList(table: table))))")
+            }
+            try connection.execute(#"DELETE FROM temp."_quarry_delete""#)
+            registeredObjects.removeAll()
+            return requested
+        }
+    }
+
+    private func countQueued() throws -> Int {
+        if case .int(let n)? = try connection.query(#"SELECT COUNT(*) FROM temp."_quarry_delete""#).first?.first { return Int(n) }
+        return 0
+    }
+
+    /// The quoted names of the entities stored in `table`, for an IN list.
+    private func entityList(table: String) -> String {
+        model.entities.filter { mapping.table(for: $0.name) == table }
+            .map { "'" + $0.name.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ", ")
+    }
+
+    /// Applies Deny, Cascade and Nullify until no new rows are queued.
+    private func applyDeleteRules() throws {
+        var processed = 0
+        while true {
+            let queued = try countQueued()
+            if queued == processed && processed > 0 { return }
+            processed = queued
+            for e in model.entities {
+                let rows = #"SELECT d."pk" FROM temp."_quarry_delete" d WHERE d."entity" = '"# + e.name.replacingOccurrences(of: "'", with: "''") + "'"
+                for r in e.allRelationships(in: model) where !r.isTransient {
+                    guard let storage = mapping.storage(of: r.name, of: e.name), let destinationTable = mapping.table(for: r.destination),
+                          let sourceTable = mapping.table(for: e.name) else { continue }
+                    let related: String
+                    switch storage {
+                    case .foreignKey(let column):
+                        related = "SELECT x.\"_entity\", x.\"_pk\" FROM \(SQLIdentifier.quoted(destinationTable)) x WHERE x.\"_pk\" IN (SELECT s.\(SQLIdentifier.quoted(column)) FROM \(SQLIdentifier.quoted(sourceTable)) s WHERE s.\"_pk\" IN (\(rows)))"
+                    case .inverseForeignKey(let column):
+                        related = "SELECT x.\"_entity\", x.\"_pk\" FROM \(SQLIdentifier.quoted(destinationTable)) x WHERE x.\(SQLIdentifier.quoted(column)) IN (\(rows))"
+                    case .joinTable(let table, let source, let target):
+                        related = "SELECT x.\"_entity\", x.\"_pk\" FROM \(SQLIdentifier.quoted(destinationTable)) x WHERE x.\"_pk\" IN (SELECT j.\(SQLIdentifier.quoted(target)) FROM \(SQLIdentifier.quoted(table)) j WHERE j.\(SQLIdentifier.quoted(source)) IN (\(rows)))"
+                    }
+                    switch r.deleteRule {
+                    case .deny:
+                        let blocking = try connection.query("SELECT COUNT(*) FROM (\(related)) y WHERE NOT EXISTS (SELECT 1 FROM temp.\"_quarry_delete\" d WHERE d.\"entity\" = y.\"_entity\" AND d.\"pk\" = y.\"_pk\")")
+                        if case .int(let n)? = blocking.first?.first, n > 0 {
+                            throw StoreError.deleteDenied(entity: e.name, relationship: r.name, related: Int(n))
+                        }
+                    case .cascade:
+                        try connection.execute(#"INSERT OR IGNORE INTO temp."_quarry_delete" "# + related)
+                    case .nullify:
+                        if case .inverseForeignKey(let column) = storage {
+                            try connection.execute("UPDATE \(SQLIdentifier.quoted(destinationTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) IN (\(rows))")
+                        } else if case .joinTable(let table, let source, _) = storage {
+                            try connection.execute("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(source)) IN (\(rows))")
+                        }
+                    case .noAction:
+                        break
+                    }
+                }
+            }
+            if try countQueued() == processed { return }
+        }
+    }
+}

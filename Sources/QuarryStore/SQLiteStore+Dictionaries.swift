@@ -1,0 +1,124 @@
+// Dictionary results: rows of named values instead of objects — key paths,
+// aggregates over the rows or groups (`average:(salary)`), aggregates over
+// each object's to-many relationships (`count:(employees)`), with GROUP BY,
+// HAVING, DISTINCT, sorting and limits. SQL runs the request when the
+// planner can lower all of it; otherwise, and always on the memory engine,
+// the evaluator computes the same rows from the objects.
+
+/// One row of a dictionary fetch: keys in the order the request named them.
+public struct DictionaryRow: Sendable, Equatable, CustomStringConvertible {
+    public var keys: [String]
+    public var values: [Value]
+
+    public init(keys: [String], values: [Value]) {
+        self.keys = keys
+        self.values = values
+    }
+
+    public subscript(key: String) -> Value? { keys.firstIndex(of: key).map { values[$0] } }
+
+    /// The row as a dictionary value (what HAVING and sorts evaluate against).
+    public var dictionary: Value { .dictionary(Dictionary(uniqueKeysWithValues: zip(keys, values))) }
+
+    public var description: String { "{" + zip(keys, values).map { "\($0): \(Printer.format($1))" }.joined(separator: ", ") + "}" }
+}
+
+extension SQLiteStore {
+    /// The rows of a dictionary fetch (`propertiesToFetch` non-empty).
+    public func fetchDictionaries(_ request: FetchRequest, engine: FetchEngine = .sql) throws -> [DictionaryRow] {
+        if engine == .sql, let plan = try SQLPlanner.planDictionaries(request, mapping: mapping, now: now()) {
+            let kinds = plan.types.map { $0.map(StoreValues.kind) ?? .automatic }
+            return try connection.query(plan.sql.sql, plan.sql.arguments, as: kinds).map { DictionaryRow(keys: plan.names, values: $0) }
+        }
+        return try dictionariesInMemory(request)
+    }
+
+    func dictionariesInMemory(_ request: FetchRequest) throws -> [DictionaryRow] {
+        var base = request
+        base.sortDescriptors = []
+        base.fetchLimit = nil
+        base.fetchOffset = 0
+        base.propertiesToFetch = []
+        let objects = try fetch(base, engine: .memory)
+        let options = evaluationOptions
+        let names = request.propertiesToFetch.map(\.name)
+        let isAggregate = request.propertiesToFetch.map { SQLPlanner.isRowAggregate($0.expression, entity: request.entity, model: model) }
+        let properties = try request.propertiesToFetch.map { try Evaluator.compile($0.expression, options: options) }
+
+        // Groups of objects: by the group-by values, or one group when aggregating, or one per object.
+        var groups: [[StoredObject]] = []
+        if !request.propertiesToGroupBy.isEmpty {
+            let keys = try request.propertiesToGroupBy.map { try Evaluator.compile($0.expression, options: options) }
+            // Values are not Hashable; their canonical print identifies them.
+            var index: [String: Int] = [:]
+            for o in objects {
+                let key = Printer.format(.array(try keys.map { try $0.evaluate(.object(ObjectReference(o))) }))
+                if let i = index[key] { groups[i].append(o) } else { index[key] = groups.count; groups.append([o]) }
+            }
+        } else if isAggregate.contains(true) {
+            groups = [objects]
+        } else {
+            groups = objects.map { [$0] }
+        }
+
+        var rows: [(DictionaryRow, StoredObject?)] = []
+        for group in groups {
+            var values: [Value] = []
+            for (i, property) in request.propertiesToFetch.enumerated() {
+                if isAggregate[i], case .function(let name, let args) = property.expression.kind {
+                    let inner = try Evaluator.compile(args[0], options: options)
+                    let collected = try group.map { try inner.evaluate(.object(ObjectReference($0))) }
+                    let aggregate = try Evaluator.compile(QuarrySyntax.Expression(.function(name: name, arguments: [QuarrySyntax.Expression(.variable("rows"))])), options: options)
+                    values.append(try aggregate.evaluate(.null, variables: ["rows": .array(collected)]))
+                } else if let first = group.first {
+                    values.append(try properties[i].evaluate(.object(ObjectReference(first))))
+                } else {
+                    values.append(.null)
+                }
+            }
+            rows.append((DictionaryRow(keys: names, values: values), group.first))
+        }
+        if let having = request.havingPredicate {
+            let compiled = try Evaluator.compile(having, options: options)
+            rows = try rows.filter { try compiled.evaluate($0.0.dictionary) }
+        }
+        if request.returnsDistinctResults {
+            var seen: Set<String> = []
+            rows = rows.filter { seen.insert(Printer.format(.array($0.0.values))).inserted }
+        }
+        // Sort keys name a property, or else are key paths of the row's object.
+        let sortKeys = try request.sortDescriptors.map { d -> (SortDescriptor, CompiledExpression?) in
+            names.contains(d.keyPath) ? (d, nil) : (d, try Evaluator.compile(Parser.parseExpression(d.keyPath), options: options))
+        }
+        let decorated = try rows.map { row, object -> (DictionaryRow, [Value]) in
+            let keys = try sortKeys.map { d, compiled -> Value in
+                if let compiled, let object { return try compiled.evaluate(.object(ObjectReference(object))) }
+                return row[d.keyPath] ?? .null
+            }
+            return (row, keys)
+        }
+        var sorted = decorated.sorted { a, b in
+            for (i, (d, _)) in sortKeys.enumerated() {
+                let order = SortOrder.compare(a.1[i], b.1[i], caseInsensitive: d.caseInsensitive)
+                if order != 0 { return d.ascending ? order < 0 : order > 0 }
+            }
+            for (x, y) in zip(a.0.values, b.0.values) {
+                let order = SortOrder.compare(x, y, caseInsensitive: false)
+                if order != 0 { return order < 0 }
+            }
+            return false
+        }.map(\.0)
+        sorted = Array(sorted.dropFirst(request.fetchOffset))
+        if let limit = request.fetchLimit { sorted = Array(sorted.prefix(limit)) }
+        return sorted
+    }
+
+    /// SQLite's EXPLAIN QUERY PLAN for a fetch, one line per step.
+    public func queryPlan(_ request: FetchRequest) throws -> [String] {
+        let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
+        return try connection.query("EXPLAIN QUERY PLAN " + plan.sql.sql, plan.sql.arguments).compactMap { row in
+            if case .string(let detail)? = row.last { return detail }
+            return nil
+        }
+    }
+}
