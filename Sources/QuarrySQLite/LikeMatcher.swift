@@ -1,62 +1,50 @@
-// Apple's LIKE for `quarry_like`, mirroring the evaluator's `LikePattern`:
-// `*` matches any run of characters (possibly empty), `?` exactly one, a
-// backslash makes the next character literal (a trailing backslash is itself
-// literal), everything else — SQL's `%` and `_` included — is literal; the
-// pattern must cover the whole string, and an empty pattern matches nothing.
+// Apple's LIKE for `quarry_like`: `*` matches any run of characters
+// (possibly empty), `?` exactly one, a backslash makes the next character
+// literal (a trailing backslash is itself literal), everything else — SQL's
+// `%` and `_` included — is literal; the pattern must cover the whole string,
+// and an empty pattern matches nothing.
 //
 // Not SQLite's LIKE, which has `%`/`_`, is ASCII-only case-insensitive and
-// knows nothing of diacritics. The matcher is the greedy wildcard algorithm
-// with one backtrack point (the most recent `*`): O(n·m) at worst, never
-// exponential. An ASCII pattern against an ASCII subject is matched over the
-// raw SQLite bytes; anything else over Characters after folding both sides,
-// exactly where the evaluator does the same.
+// knows nothing of diacritics. An ASCII pattern against an ASCII subject is
+// matched here over the raw SQLite bytes, with the evaluator's own byte
+// algorithm (greedy, one backtrack point at the last `*`: O(n·m) at worst,
+// never exponential). Anything else goes to the evaluator's LIKE itself
+// (EvaluatorBridge.swift), which folds and matches over Characters.
 
 /// A LIKE pattern compiled once per statement (cached with `sqlite3_set_auxdata`).
 final class LikeMatcher {
-    enum Token: Equatable {
-        case literal(Character)
-        case one
-        case any
-    }
-
     /// The raw pattern bytes and flags, to check a cached entry.
     let key: [UInt8]
     let flags: Int32
-    let folding: TextFolding
-    let tokens: [Token]
-    /// The same pattern over bytes when it is pure ASCII: 0 = any run,
+    private let caseInsensitive: Bool
+    /// The folded pattern over bytes when it is pure ASCII: 0 = any run,
     /// 1 = one character, otherwise `byte | 0x100` for a literal.
-    let asciiTokens: [UInt16]?
+    private let asciiTokens: [UInt16]?
+    private var predicate: CompiledPredicateBox?
 
     init(raw: UnsafeBufferPointer<UInt8>, flags: Int32) {
         key = Array(raw)
         self.flags = flags
-        folding = TextFolding(flags: flags)
-        let text = folding.fold(String(decoding: raw, as: UTF8.self))
-        var tokens: [Token] = []
+        let folding = TextFolding(flags: flags)
+        caseInsensitive = folding.caseInsensitive
+        // ASCII folds to ASCII (lower-cased under [c]); a non-ASCII pattern
+        // is left to the evaluator whole.
+        guard Bytes.isASCII(raw) else { asciiTokens = nil; return }
+        var tokens: [UInt16] = []
         var escaped = false
-        for ch in text {
-            if escaped { tokens.append(.literal(ch)); escaped = false; continue }
-            switch ch {
-            case "\\": escaped = true
-            case "*": if tokens.last != .any { tokens.append(.any) }
-            case "?": tokens.append(.one)
-            default: tokens.append(.literal(ch))
+        for b in raw {
+            let c = caseInsensitive ? Bytes.lower(b) : b
+            if escaped { tokens.append(UInt16(c) | 0x100); escaped = false; continue }
+            switch c {
+            case UInt8(ascii: "\\"): escaped = true
+            case UInt8(ascii: "*"): if tokens.last != 0 { tokens.append(0) }
+            case UInt8(ascii: "?"): tokens.append(1)
+            default: tokens.append(UInt16(c) | 0x100)
             }
         }
-        if escaped { tokens.append(.literal("\\")) }
-        self.tokens = tokens
-        var ascii: [UInt16] = []
-        for t in tokens {
-            switch t {
-            case .any: ascii.append(0)
-            case .one: ascii.append(1)
-            case .literal(let c):
-                guard c.utf8.count == 1, let b = c.utf8.first, b < 0x80 else { break }
-                ascii.append(UInt16(b) | 0x100)
-            }
-        }
-        asciiTokens = ascii.count == tokens.count ? ascii : nil
+        if escaped { tokens.append(UInt16(UInt8(ascii: "\\")) | 0x100) }
+        // "\r\n" is one Character to the evaluator: leave such patterns to it.
+        asciiTokens = raw.contains(0x0D) ? nil : tokens
     }
 
     func isFor(_ raw: UnsafeBufferPointer<UInt8>, flags: Int32) -> Bool {
@@ -64,9 +52,9 @@ final class LikeMatcher {
     }
 
     func matches(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        if tokens.isEmpty { return false }
+        if key.isEmpty { return false }
         if let asciiTokens, Bytes.isASCII(b) {
-            let lower = folding.caseInsensitive
+            let lower = caseInsensitive
             return LikeMatcher.match(count: b.count, patternCount: asciiTokens.count,
                                      isAny: { asciiTokens[$0] == 0 },
                                      matchesAt: { p, s in
@@ -76,17 +64,10 @@ final class LikeMatcher {
                                          return UInt16(c) | 0x100 == t
                                      })
         }
-        let chars = Array(folding.fold(String(decoding: b, as: UTF8.self)))
-        let tokens = self.tokens
-        return LikeMatcher.match(count: chars.count, patternCount: tokens.count,
-                                 isAny: { tokens[$0] == .any },
-                                 matchesAt: { p, s in
-                                     switch tokens[p] {
-                                     case .one: return true
-                                     case .literal(let c): return chars[s] == c
-                                     case .any: return false
-                                     }
-                                 })
+        if let predicate { return predicate.test(b) }
+        let box = CompiledPredicateBox("LIKE", flags: flags, argument: String(decoding: key, as: UTF8.self))
+        predicate = box
+        return box.test(b)
     }
 
     /// Greedy wildcard matching with one backtrack point.

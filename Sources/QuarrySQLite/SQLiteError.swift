@@ -124,7 +124,10 @@ extension SQLiteError {
         // sqlite3_extended_errcode can lag behind when the failing call was a
         // step on an already-reset statement; trust `code` when they disagree.
         let ext = (extended & 0xFF) == (code & 0xFF) ? extended : code
-        self.init(code: code, extendedCode: ext, message: message, sql: sql)
+        // "database is locked" alone does not say that waiting already happened.
+        let text = (code & 0xFF) == SQLITE_BUSY
+            ? message + " (another connection held the lock longer than the busy timeout)" : message
+        self.init(code: code, extendedCode: ext, message: text, sql: sql)
     }
 
     /// The same error with a different message or kind, keeping the codes.
@@ -147,8 +150,8 @@ extension SQLiteError {
     /// their message prefix says which they are.
     func classifiedFunctionError() -> SQLiteError {
         guard code == SQLITE_ERROR else { return self }
-        if message.hasPrefix(SQLiteRegex.invalidPrefix) { return with(kind: .invalidRegularExpression) }
-        if message.hasPrefix(SQLiteRegex.timeoutPrefix) { return with(kind: .regularExpressionTooComplex) }
+        if message.hasPrefix(RegexMatcher.invalidPrefix) { return with(kind: .invalidRegularExpression) }
+        if message.hasPrefix(RegexMatcher.timeoutPrefix) { return with(kind: .regularExpressionTooComplex) }
         return self
     }
 }

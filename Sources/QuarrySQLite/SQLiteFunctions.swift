@@ -9,8 +9,13 @@
 //   quarry_ends(text, needle, flags)       1 / 0
 //   quarry_contains(text, needle, flags)   1 / 0
 //
-// They implement the in-memory evaluator's rules (TextFolding.swift,
-// LikeMatcher.swift, SQLiteRegex.swift) so SQL and memory give the same rows.
+// They give the in-memory evaluator's answers so that SQL and memory return
+// the same rows: rows the raw bytes can decide (ASCII) are decided here with
+// the evaluator's own byte checks (NeedleMatcher.swift, LikeMatcher.swift);
+// the rest, and every MATCHES, go to the evaluator itself through its public
+// API (EvaluatorBridge.swift). `quarry_fold` mirrors the evaluator's folding
+// (TextFolding.swift) and returns NFC, so SQLite's byte comparison of folded
+// values agrees with Swift's comparison of the same strings.
 // A NULL in any argument gives NULL: the SQL lowering does nil logic, as the
 // evaluator does, around these calls. Non-text arguments are read as text
 // (SQLite's own conversion), as the built-in string functions do.
@@ -43,9 +48,9 @@ enum SQLiteFunctions {
             ("quarry_fold", 2, { ctx, _, argv in SQLiteFunctions.fold(ctx, argv!) }),
             ("quarry_like", 3, { ctx, _, argv in SQLiteFunctions.like(ctx, argv!) }),
             ("quarry_matches", 3, { ctx, _, argv in SQLiteFunctions.matches(ctx, argv!) }),
-            ("quarry_begins", 3, { ctx, _, argv in SQLiteFunctions.needle(ctx, argv!) { $0.isPrefix(of: $1) } }),
-            ("quarry_ends", 3, { ctx, _, argv in SQLiteFunctions.needle(ctx, argv!) { $0.isSuffix(of: $1) } }),
-            ("quarry_contains", 3, { ctx, _, argv in SQLiteFunctions.needle(ctx, argv!) { $0.isContained(in: $1) } }),
+            ("quarry_begins", 3, { ctx, _, argv in SQLiteFunctions.needle(ctx, argv!, .begins) }),
+            ("quarry_ends", 3, { ctx, _, argv in SQLiteFunctions.needle(ctx, argv!, .ends) }),
+            ("quarry_contains", 3, { ctx, _, argv in SQLiteFunctions.needle(ctx, argv!, .contains) }),
         ]
         for (name, arity, body) in table {
             // Each registration owns one retain of the settings, released by
@@ -102,38 +107,35 @@ enum SQLiteFunctions {
         }
         // An empty pattern matches nothing, and is no error (as in the evaluator).
         if p.isEmpty { return sqlite3_result_int(ctx, 0) }
-        let settings = Unmanaged<SQLFunctionSettings>.fromOpaque(sqlite3_user_data(ctx)).takeUnretainedValue()
-        do throws(SQLiteRegex.Failure) {
-            let regex: SQLiteRegex
-            if let cached = auxdata(ctx, 1, as: SQLiteRegex.self), cached.isFor(p, flags: flags) {
+        let timeLimit = Unmanaged<SQLFunctionSettings>.fromOpaque(sqlite3_user_data(ctx)).takeUnretainedValue().regexTimeLimit
+        do throws(SQLFunctionFailure) {
+            let regex: RegexMatcher
+            if let cached = auxdata(ctx, 1, as: RegexMatcher.self), cached.isFor(p, flags: flags, timeLimit: timeLimit) {
                 regex = cached
             } else {
-                regex = try SQLiteRegex(raw: p, flags: flags)
+                regex = try RegexMatcher(raw: p, flags: flags, timeLimit: timeLimit)
                 setAuxdata(ctx, 1, regex)
             }
-            sqlite3_result_int(ctx, try regex.matches(s, timeLimit: settings.regexTimeLimit) ? 1 : 0)
+            sqlite3_result_int(ctx, try regex.matches(s) ? 1 : 0)
         } catch {
-            switch error {
-            case .invalid(let message), .timedOut(let message): sqlite3_result_error(ctx, message, -1)
-            }
+            sqlite3_result_error(ctx, error.message, -1)
         }
     }
 
     /// BEGINSWITH / ENDSWITH / CONTAINS: the needle is folded once per statement.
-    @inline(__always)
     static func needle(_ ctx: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>,
-                       _ test: (FoldedNeedle, UnsafeBufferPointer<UInt8>) -> Bool) {
+                       _ operation: NeedleMatcher.Operation) {
         guard let s = text(argv[0]), let n = text(argv[1]), let flags = int(argv[2]) else {
             return sqlite3_result_null(ctx)
         }
-        let needle: FoldedNeedle
-        if let cached = auxdata(ctx, 1, as: FoldedNeedle.self), cached.isFor(n, flags: flags) {
-            needle = cached
+        let matcher: NeedleMatcher
+        if let cached = auxdata(ctx, 1, as: NeedleMatcher.self), cached.isFor(n, flags: flags) {
+            matcher = cached
         } else {
-            needle = FoldedNeedle(raw: n, flags: flags)
-            setAuxdata(ctx, 1, needle)
+            matcher = NeedleMatcher(raw: n, flags: flags, operation: operation)
+            setAuxdata(ctx, 1, matcher)
         }
-        sqlite3_result_int(ctx, test(needle, s) ? 1 : 0)
+        sqlite3_result_int(ctx, matcher.test(s) ? 1 : 0)
     }
 
     // MARK: Arguments and results

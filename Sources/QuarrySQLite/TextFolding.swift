@@ -1,21 +1,14 @@
-// Folding for the [c] / [d] options inside SQLite, and the string tests that
-// use it (BEGINSWITH, ENDSWITH, CONTAINS), mirroring the in-memory evaluator
-// (QuarryEvaluation's `Folding` and `StringMatcher`) so that a predicate
-// gives the same rows in SQL and in memory.
-//
-// The evaluator's types are internal to its module, so this is a second
-// implementation of the same rules, kept honest by differential tests that
-// run every case through both (Tests/QuarrySQLiteTests/FunctionTests.swift):
+// Folding for the [c] / [d] options inside SQLite (`quarry_fold`, and the
+// needles and patterns of the other functions), mirroring the in-memory
+// evaluator's `Folding.fold`, which is internal to its module:
 //   - ASCII text folds by lower-casing alone under [c] and is unchanged
 //     otherwise (Foundation would give the same; the fast path avoids it);
 //   - other text goes through Foundation's `folding(options:locale: nil)`
-//     ("Straße" → "strasse", "İ" → "i̇", "Zoë" → "zoe" under [cd]);
-//   - the string tests mirror the evaluator's decisions exactly, including
-//     where it decides over bytes (an ASCII needle against ASCII text) and
-//     where it falls back to Swift's Character semantics ("e\u{301}" does not
-//     begin with "e"); an empty needle never matches, as in Apple.
-// Raw SQLite argument bytes are examined before any String is built, so the
-// common ASCII row costs no allocation.
+//     ("Straße" → "strasse", "İ" → "i̇", "Zoë" → "zoe" under [cd]), which
+//     the evaluator's per-scalar table is built to reproduce.
+// Differential tests (Tests/QuarrySQLiteTests/FunctionTests.swift) hold the
+// two to the same answers. Should `Folding` become public, `fold` here can
+// simply call it (and gain the evaluator's faster table for non-ASCII text).
 import Foundation
 
 /// The folding asked for by a `flags` argument: 1 = [c], 2 = [d].
@@ -51,99 +44,6 @@ struct TextFolding: Sendable, Equatable {
     func foldForComparison(_ s: String) -> String {
         if Bytes.isASCII(s) { return caseInsensitive ? Bytes.asciiLowercased(s) : s }
         return fold(s).precomposedStringWithCanonicalMapping
-    }
-}
-
-/// A needle folded once per statement (cached through `sqlite3_set_auxdata`).
-final class FoldedNeedle {
-    /// The unfolded needle's bytes and the flags, to check a cached entry.
-    let key: [UInt8]
-    let flags: Int32
-    let folding: TextFolding
-    let text: String
-    let utf8: [UInt8]
-    let isASCII: Bool
-
-    init(raw: UnsafeBufferPointer<UInt8>, flags: Int32) {
-        key = Array(raw)
-        self.flags = flags
-        folding = TextFolding(flags: flags)
-        text = folding.fold(String(decoding: raw, as: UTF8.self))
-        utf8 = Array(text.utf8)
-        isASCII = utf8.allSatisfy { $0 < 0x80 }
-    }
-
-    func isFor(_ raw: UnsafeBufferPointer<UInt8>, flags: Int32) -> Bool {
-        flags == self.flags && raw.elementsEqual(key)
-    }
-
-    // MARK: BEGINSWITH / ENDSWITH / CONTAINS
-
-    func isPrefix(of s: UnsafeBufferPointer<UInt8>) -> Bool {
-        if utf8.isEmpty { return false }
-        if isASCII, let r = asciiPrefix(s) { return r }
-        return subject(s).hasPrefix(text)
-    }
-
-    func isSuffix(of s: UnsafeBufferPointer<UInt8>) -> Bool {
-        if utf8.isEmpty { return false }
-        if isASCII, let r = asciiSuffix(s) { return r }
-        return subject(s).hasSuffix(text)
-    }
-
-    func isContained(in s: UnsafeBufferPointer<UInt8>) -> Bool {
-        if utf8.isEmpty { return false }
-        if isASCII, let r = asciiContains(s) { return r }
-        return subject(s).firstRange(of: text) != nil
-    }
-
-    private func subject(_ s: UnsafeBufferPointer<UInt8>) -> String {
-        folding.fold(String(decoding: s, as: UTF8.self))
-    }
-
-    /// nil: the bytes alone cannot decide (the evaluator then folds too).
-    private func asciiPrefix(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
-        let lower = folding.caseInsensitive
-        let n = utf8.count
-        // Too short, unless folding could lengthen it (ß → ss).
-        if b.count < n { return Bytes.isASCII(b) ? false : nil }
-        for i in 0..<n {
-            let c = b[i]
-            if c >= 0x80 { return nil }
-            if (lower ? Bytes.lower(c) : c) != utf8[i] { return false }
-        }
-        // A combining mark after the prefix would join its last character.
-        if b.count > n && b[n] >= 0x80 { return nil }
-        return true
-    }
-
-    private func asciiSuffix(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
-        let lower = folding.caseInsensitive
-        let n = utf8.count
-        if b.count < n { return Bytes.isASCII(b) ? false : nil }
-        let start = b.count - n
-        // Non-ASCII text in the tail could fold to a different length.
-        for i in start..<b.count where b[i] >= 0x80 { return nil }
-        for i in 0..<n where (lower ? Bytes.lower(b[start + i]) : b[start + i]) != utf8[i] { return false }
-        return true
-    }
-
-    private func asciiContains(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
-        guard Bytes.isASCII(b) else { return nil }
-        let lower = folding.caseInsensitive
-        let n = utf8.count
-        if b.count < n { return false }
-        let first = utf8[0]
-        var i = 0
-        while i + n <= b.count {
-            if (lower ? Bytes.lower(b[i]) : b[i]) == first {
-                var j = 1
-                while j < n, (lower ? Bytes.lower(b[i + j]) : b[i + j]) == utf8[j] { j += 1 }
-                if j == n { return true }
-            }
-            i += 1
-        }
-        return false
     }
 }
 
