@@ -28,7 +28,8 @@ let package = Package(
         .target(name: "QuarryStore", dependencies: ["QuarrySQL", "QuarrySQLite"]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "QuarrySQLite", dependencies: ["CSQLite", "QuarryEvaluation"]),
-        .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation"]),
+        .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation", "QuarryStore", "CReadline"]),
         .executableTarget(
             name: "quarry",
             dependencies: [

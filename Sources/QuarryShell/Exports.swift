@@ -1,2 +1,4 @@
-// QuarryShell: the machine interface and command implementations.
+// QuarryShell: the machine interface, the command implementations, and the
+// `quarry` shell (statements, REPL, query files, output modes).
 @_exported import QuarryEvaluation
+@_exported import QuarryStore

@@ -1,0 +1,32 @@
+// `csv` mode, RFC 4180: a header row, CRLF line ends, and a field quoted
+// (with inner quotes doubled) when it holds a comma, a quote, CR or LF, or
+// starts or ends with a space. Null is an empty field; an empty string is
+// `""`, so the two stay apart. Sections add a leading "section" column.
+
+struct CSVFormatter: OutputFormatter {
+    static func field(_ s: String) -> String {
+        let needsQuotes = s.isEmpty || s.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+            || s.first == " " || s.last == " "
+        guard needsQuotes else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func cell(_ v: Value) -> String {
+        if v.isNull { return "" }
+        return field(CellText.text(v))
+    }
+
+    func format(_ r: ResultSet) -> String {
+        var out = r.columns.map(Self.field).joined(separator: ",") + "\r\n"
+        for row in r.rows { out += row.map(Self.cell).joined(separator: ",") + "\r\n" }
+        return out
+    }
+
+    func format(sections: [ResultSection], columns: [String]) -> String {
+        var out = (["section"] + columns).map(Self.field).joined(separator: ",") + "\r\n"
+        for s in sections {
+            for row in s.rows.rows { out += ([Self.field(s.name)] + row.map(Self.cell)).joined(separator: ",") + "\r\n" }
+        }
+        return out
+    }
+}

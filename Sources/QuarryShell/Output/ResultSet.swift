@@ -1,0 +1,85 @@
+// What a statement prints, before an output mode turns it into text: a table
+// of values (FETCH, COUNT, EVAL, INSERT, UPDATE, DELETE), a list of sections
+// (SECTIONS), or free text (EXPLAIN, dot-commands). Keeping results as values
+// until the last moment is what lets every statement print in every mode.
+
+/// Named columns and rows of values.
+public struct ResultSet: Sendable, Equatable {
+    public var columns: [String]
+    public var rows: [[Value]]
+
+    public init(columns: [String], rows: [[Value]]) {
+        self.columns = columns
+        self.rows = rows
+    }
+}
+
+/// One section of a SECTIONS statement.
+public struct ResultSection: Sendable, Equatable {
+    /// The section key's value, as text ("NULL" for objects without one).
+    public var name: String
+    /// The first letter of the name, capitalised (Core Data's index title).
+    public var indexTitle: String
+    public var rows: ResultSet
+}
+
+/// The output of one statement.
+public enum StatementOutput: Sendable, Equatable {
+    case rows(ResultSet)
+    case sections(columns: [String], [ResultSection])
+    case text(String)
+    case none
+}
+
+/// The output modes of `--mode` and `.mode`.
+public enum OutputMode: String, Sendable, CaseIterable {
+    case table, json, ndjson, csv, markdown, line
+
+    /// The formatter for this mode.
+    var formatter: any OutputFormatter {
+        switch self {
+        case .table: return TableFormatter()
+        case .json: return JSONFormatter(lines: false)
+        case .ndjson: return JSONFormatter(lines: true)
+        case .csv: return CSVFormatter()
+        case .markdown: return MarkdownFormatter()
+        case .line: return LineFormatter()
+        }
+    }
+}
+
+/// Turns results into text in one output mode. Every result ends with a
+/// newline; an empty string prints nothing.
+protocol OutputFormatter {
+    func format(_ rows: ResultSet) -> String
+    func format(sections: [ResultSection], columns: [String]) -> String
+}
+
+extension OutputFormatter {
+    func render(_ output: StatementOutput) -> String {
+        switch output {
+        case .rows(let r): return format(r)
+        case .sections(let columns, let s): return format(sections: s, columns: columns)
+        case .text(let t): return t.isEmpty || t.hasSuffix("\n") ? t : t + "\n"
+        case .none: return ""
+        }
+    }
+
+    /// Text modes print a section as a header line and its rows.
+    func headedSections(_ sections: [ResultSection], header: (ResultSection) -> String) -> String {
+        var out = ""
+        for (i, s) in sections.enumerated() {
+            if i > 0 { out += "\n" }
+            out += header(s) + "\n" + format(s.rows)
+        }
+        return out
+    }
+}
+
+extension ResultSection {
+    /// `Sales [S] — 12 objects`
+    var title: String {
+        let n = rows.rows.count
+        return "\(name) [\(indexTitle)] — \(n) object\(n == 1 ? "" : "s")"
+    }
+}

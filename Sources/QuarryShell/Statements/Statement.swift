@@ -1,0 +1,89 @@
+// The statements of query files and the REPL (Grammar/statements.ebnf), as a
+// tree. Predicates and expressions inside are the language's own AST; their
+// spans, like every span here, are byte offsets into the statement's text.
+
+/// A name as written, with where it stood (for "unknown entity" carets).
+public struct Name: Sendable, Equatable {
+    public var text: String
+    public var span: SourceSpan
+}
+
+/// `expression [AS name]` in PROPERTIES or GROUP BY.
+public struct PropertyItem: Sendable, Equatable {
+    public var expression: Expression
+    /// The name the column gets: the AS name, or the printed expression.
+    public var name: String
+    public var span: SourceSpan
+}
+
+/// `keyPath [ASC|DESC]` in SORT BY.
+public struct SortItem: Sendable, Equatable {
+    public var keyPath: String
+    public var ascending: Bool
+    public var span: SourceSpan
+}
+
+/// `FETCH [DISTINCT] Entity [PROPERTIES ...] [WHERE p] [GROUP BY ...] [HAVING p]
+/// [SORT BY ...] [LIMIT n] [OFFSET n] [BATCH n]`.
+public struct FetchStatement: Sendable, Equatable {
+    public var entity: Name
+    public var distinct = false
+    public var properties: [PropertyItem] = []
+    public var predicate: Predicate?
+    public var groupBy: [PropertyItem] = []
+    public var having: Predicate?
+    public var sort: [SortItem] = []
+    public var limit: Int?
+    public var offset: Int?
+    public var batchSize: Int?
+
+    public init(entity: Name) { self.entity = entity }
+}
+
+/// One statement.
+public indirect enum Statement: Sendable, Equatable {
+    case fetch(FetchStatement)
+    case count(entity: Name, predicate: Predicate?)
+    case eval(Expression)
+    /// `INSERT Entity {key: value, ...}`; to-one values are object IDs
+    /// written as `Entity/pk` strings or predicates? No: values are expressions.
+    case insert(entity: Name, values: [(key: Name, value: Expression)])
+    case update(entity: Name, assignments: [(key: Name, value: Expression)], predicate: Predicate?)
+    case delete(entity: Name, predicate: Predicate?)
+    case sections(entity: Name, keyPath: Name, predicate: Predicate?, sort: [SortItem])
+    case set(variable: Name, value: Expression)
+    case explain(Statement)
+
+    public static func == (a: Statement, b: Statement) -> Bool {
+        switch (a, b) {
+        case (.fetch(let x), .fetch(let y)): return x == y
+        case (.count(let e1, let p1), .count(let e2, let p2)): return e1 == e2 && p1 == p2
+        case (.eval(let x), .eval(let y)): return x == y
+        case (.insert(let e1, let v1), .insert(let e2, let v2)):
+            return e1 == e2 && v1.map(\.key) == v2.map(\.key) && v1.map(\.value) == v2.map(\.value)
+        case (.update(let e1, let a1, let p1), .update(let e2, let a2, let p2)):
+            return e1 == e2 && a1.map(\.key) == a2.map(\.key) && a1.map(\.value) == a2.map(\.value) && p1 == p2
+        case (.delete(let e1, let p1), .delete(let e2, let p2)): return e1 == e2 && p1 == p2
+        case (.sections(let e1, let k1, let p1, let s1), .sections(let e2, let k2, let p2, let s2)):
+            return e1 == e2 && k1 == k2 && p1 == p2 && s1 == s2
+        case (.set(let v1, let x1), .set(let v2, let x2)): return v1 == v2 && x1 == x2
+        case (.explain(let x), .explain(let y)): return x == y
+        default: return false
+        }
+    }
+
+    /// The statement's first word, as messages and `.ast` name it.
+    public var verb: String {
+        switch self {
+        case .fetch: return "FETCH"
+        case .count: return "COUNT"
+        case .eval: return "EVAL"
+        case .insert: return "INSERT"
+        case .update: return "UPDATE"
+        case .delete: return "DELETE"
+        case .sections: return "SECTIONS"
+        case .set: return "SET"
+        case .explain: return "EXPLAIN"
+        }
+    }
+}

@@ -1,0 +1,153 @@
+// The statement parser: statement text → `Statement`. Statements and
+// predicates share one lexer: the whole statement is tokenized by
+// QuarrySyntax's `Lexer`; this parser finds the statement's own words
+// (FETCH, WHERE, SORT BY ...) among the tokens at bracket depth 0 and hands
+// each clause's text to `Parser.parsePredicate` / `parseExpression`. The
+// clause is handed over as the statement's text with every byte outside the
+// clause blanked (newlines kept), so the language's diagnostics come back
+// with offsets into the statement, and from there into the file.
+//
+// Statement words are not reserved words of the predicate language: they are
+// recognised only where a clause can start, at depth 0 (so `SUBQUERY(x, $y,
+// $y.limit > 1)` is fine, but a top-level key named `limit` needs `SELF.limit`).
+
+public struct StatementParser {
+    let source: SourceText
+    let tokens: ContiguousArray<Token>
+
+    /// Parses one statement (without its `;`). Spans are offsets into `text`.
+    public static func parse(_ text: String) throws(ShellError) -> Statement {
+        let source = SourceText(text)
+        let tokens: ContiguousArray<Token>
+        do { tokens = try Lexer.tokenize(source).tokens } catch { throw ShellError(error) }
+        let parser = StatementParser(source: source, tokens: tokens)
+        return try parser.statement(from: 0, to: tokens.count - 1)
+    }
+
+    static let verbs = ["FETCH", "COUNT", "EVAL", "INSERT", "UPDATE", "DELETE", "SECTIONS", "SET", "EXPLAIN"]
+
+    // statement = fetch | count | eval | insert | update | delete | sections | set | explain ;
+    func statement(from a: Int, to b: Int) throws(ShellError) -> Statement {
+        guard a < b, let verb = word(a) else {
+            let span = a < b ? tokens[a].span : SourceSpan(start: 0, end: 0)
+            throw ShellError(.unknownStatement, "expected a statement (\(Self.verbs.joined(separator: ", ")))", at: span)
+        }
+        switch verb {
+        case "FETCH": return .fetch(try fetch(from: a + 1, to: b))
+        case "COUNT":
+            let entity = try entityName(a + 1, b, after: a)
+            let clauses = try clauses(from: a + 2, to: b, allowed: ["WHERE"], statement: "COUNT")
+            return .count(entity: entity, predicate: try clauses["WHERE"].map { c throws(ShellError) in try predicate(c) })
+        case "EVAL":
+            guard a + 1 < b else { throw ShellError(.emptyClause, "expected an expression after EVAL", at: end(of: a)) }
+            return .eval(try expression(a + 1, b))
+        case "INSERT": return try insert(from: a + 1, to: b)
+        case "UPDATE": return try update(from: a + 1, to: b)
+        case "DELETE":
+            let start = word(a + 1) == "FROM" ? a + 2 : a + 1
+            let entity = try entityName(start, b, after: start - 1)
+            let clauses = try clauses(from: start + 1, to: b, allowed: ["WHERE"], statement: "DELETE")
+            return .delete(entity: entity, predicate: try clauses["WHERE"].map { c throws(ShellError) in try predicate(c) })
+        case "SECTIONS": return try sections(from: a + 1, to: b)
+        case "SET": return try set(from: a + 1, to: b)
+        case "EXPLAIN":
+            guard a + 1 < b else { throw ShellError(.emptyClause, "expected a statement after EXPLAIN", at: end(of: a)) }
+            return .explain(try statement(from: a + 1, to: b))
+        default:
+            let hint = Suggestions.closest(to: verb, among: Self.verbs).map { ["did you mean \($0)?"] } ?? []
+            throw ShellError(.unknownStatement, "unknown statement '\(text(a))'; expected \(Self.verbs.joined(separator: ", "))",
+                             at: tokens[a].span, hints: hint)
+        }
+    }
+
+    // fetch = "FETCH" ["DISTINCT"] entity ["PROPERTIES" items] ["WHERE" predicate] ["GROUP" "BY" items]
+    //         ["HAVING" predicate] ["SORT" "BY" sortKeys] ["LIMIT" int] ["OFFSET" int] ["BATCH" int] ;
+    func fetch(from a: Int, to b: Int) throws(ShellError) -> FetchStatement {
+        var start = a
+        var distinct = false
+        if word(a) == "DISTINCT" { distinct = true; start += 1 }
+        var f = FetchStatement(entity: try entityName(start, b, after: start - 1))
+        f.distinct = distinct
+        let order = ["PROPERTIES", "WHERE", "GROUP", "HAVING", "SORT", "LIMIT", "OFFSET", "BATCH"]
+        let c = try clauses(from: start + 1, to: b, allowed: order, statement: "FETCH")
+        if let p = c["PROPERTIES"] { f.properties = try propertyItems(p) }
+        if let w = c["WHERE"] { f.predicate = try predicate(w) }
+        if let g = c["GROUP"] { f.groupBy = try propertyItems(g) }
+        if let h = c["HAVING"] { f.having = try predicate(h) }
+        if let s = c["SORT"] { f.sort = try sortItems(s) }
+        if let l = c["LIMIT"] { f.limit = try integer(l) }
+        if let o = c["OFFSET"] { f.offset = try integer(o) }
+        if let n = c["BATCH"] { f.batchSize = try integer(n) }
+        return f
+    }
+
+    // insert = "INSERT" ["INTO"] entity "{" [key ":" expression {"," key ":" expression}] "}" ;
+    func insert(from a: Int, to b: Int) throws(ShellError) -> Statement {
+        let start = word(a) == "INTO" ? a + 1 : a
+        let entity = try entityName(start, b, after: start - 1)
+        let open = start + 1
+        guard open < b, punctuation(open) == .leftBrace else {
+            throw ShellError(.malformedAssignment, "expected '{' and the new object's values after \(entity.text)",
+                             at: open < b ? tokens[open].span : end(of: start), hints: ["as in INSERT Task {task: 'Write', done: NO}"])
+        }
+        guard punctuation(b - 1) == .rightBrace, matchingClose(open) == b - 1 else {
+            throw ShellError(.malformedAssignment, "expected '}' to close the values", at: end(of: b - 1))
+        }
+        var values: [(key: Name, value: Expression)] = []
+        for (x, y) in split(open + 1, b - 1, on: .comma) {
+            guard y - x >= 3, let key = keyName(x), punctuation(x + 1) == .colon else {
+                throw ShellError(.malformedAssignment, "expected 'key: value'", at: x < y ? tokens[x].span : end(of: x - 1))
+            }
+            values.append((key, try expression(x + 2, y)))
+        }
+        return .insert(entity: entity, values: values)
+    }
+
+    // update = "UPDATE" entity "SET" key "=" expression {"," key "=" expression} ["WHERE" predicate] ;
+    func update(from a: Int, to b: Int) throws(ShellError) -> Statement {
+        let entity = try entityName(a, b, after: a - 1)
+        let c = try clauses(from: a + 1, to: b, allowed: ["SET", "WHERE"], statement: "UPDATE")
+        guard let s = c["SET"] else {
+            throw ShellError(.malformedAssignment, "expected SET after UPDATE \(entity.text)", at: end(of: a),
+                             hints: ["as in UPDATE Task SET done = YES WHERE done == NO"])
+        }
+        var assignments: [(key: Name, value: Expression)] = []
+        for (x, y) in split(s.from, s.to, on: .comma) {
+            guard y - x >= 3, let key = keyName(x), punctuation(x + 1) == .equal || punctuation(x + 1) == .assign else {
+                throw ShellError(.malformedAssignment, "expected 'key = value'", at: x < y ? tokens[x].span : end(of: s.keyword))
+            }
+            assignments.append((key, try expression(x + 2, y)))
+        }
+        return .update(entity: entity, assignments: assignments, predicate: try c["WHERE"].map { c throws(ShellError) in try predicate(c) })
+    }
+
+    // sections = "SECTIONS" entity "BY" keyPath ["WHERE" predicate] ["SORT" "BY" sortKeys] ;
+    func sections(from a: Int, to b: Int) throws(ShellError) -> Statement {
+        let entity = try entityName(a, b, after: a - 1)
+        guard word(a + 1) == "BY" else {
+            throw ShellError(.expectedBy, "expected BY and the section key path after SECTIONS \(entity.text)",
+                             at: a + 1 < b ? tokens[a + 1].span : end(of: a), hints: ["as in SECTIONS Employee BY department.name"])
+        }
+        let c = try clauses(from: a + 2, to: b, allowed: ["", "WHERE", "SORT"], statement: "SECTIONS")
+        guard let k = c[""], k.from < k.to else {
+            throw ShellError(.expectedKeyPath, "expected a key path after BY", at: end(of: a + 1))
+        }
+        let keyPath = try self.keyPath(k.from, k.to)
+        return .sections(entity: entity, keyPath: keyPath, predicate: try c["WHERE"].map { c throws(ShellError) in try predicate(c) },
+                         sort: try c["SORT"].map { c throws(ShellError) in try sortItems(c) } ?? [])
+    }
+
+    // set = "SET" variable ("=" | ":=") expression ;
+    func set(from a: Int, to b: Int) throws(ShellError) -> Statement {
+        guard a < b, case .variable = tokens[a].kind else {
+            throw ShellError(.malformedAssignment, "expected a $variable after SET", at: a < b ? tokens[a].span : end(of: a - 1),
+                             hints: ["as in SET $minimum = 50000"])
+        }
+        guard a + 1 < b, punctuation(a + 1) == .equal || punctuation(a + 1) == .assign else {
+            throw ShellError(.malformedAssignment, "expected '=' after \(text(a))", at: a + 1 < b ? tokens[a + 1].span : end(of: a))
+        }
+        guard a + 2 < b else { throw ShellError(.emptyClause, "expected a value after '='", at: end(of: a + 1)) }
+        let name = Name(text: String(text(a).dropFirst()), span: tokens[a].span)
+        return .set(variable: name, value: try expression(a + 2, b))
+    }
+}
