@@ -46,6 +46,9 @@ public final class SQLiteStore {
         }
     }
 
+    /// Forgets every object handed out so far; later fetches read rows anew.
+    public func forgetObjects() { registeredObjects.removeAll() }
+
     // MARK: - Inserting
 
     /// Inserts an object with attribute values and to-one relationships;
