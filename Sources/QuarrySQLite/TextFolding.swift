@@ -1,15 +1,11 @@
 // Folding for the [c] / [d] options inside SQLite (`quarry_fold`, and the
-// needles and patterns of the other functions), mirroring the in-memory
-// evaluator's `Folding.fold`, which is internal to its module:
-//   - ASCII text folds by lower-casing alone under [c] and is unchanged
-//     otherwise (Foundation would give the same; the fast path avoids it);
-//   - other text goes through Foundation's `folding(options:locale: nil)`
-//     ("Straße" → "strasse", "İ" → "i̇", "Zoë" → "zoe" under [cd]), which
-//     the evaluator's per-scalar table is built to reproduce.
-// Differential tests (Tests/QuarrySQLiteTests/FunctionTests.swift) hold the
-// two to the same answers. Should `Folding` become public, `fold` here can
-// simply call it (and gain the evaluator's faster table for non-ASCII text).
+// needles and patterns of the other functions): the in-memory evaluator's own
+// `Folding.fold`, so SQL and memory fold with one set of rules (ASCII by
+// lower-casing, other text through the evaluator's per-scalar table, and
+// Foundation for what the table cannot decide). Differential tests
+// (Tests/QuarrySQLiteTests/FunctionTests.swift) hold the two to the same answers.
 import Foundation
+import QuarryEvaluation
 
 /// The folding asked for by a `flags` argument: 1 = [c], 2 = [d].
 struct TextFolding: Sendable, Equatable {
@@ -23,14 +19,9 @@ struct TextFolding: Sendable, Equatable {
 
     var isNone: Bool { !caseInsensitive && !diacriticInsensitive }
 
-    /// Exactly the evaluator's `Folding.fold`.
+    /// The evaluator's `Folding.fold`.
     func fold(_ s: String) -> String {
-        if isNone { return s }
-        if Bytes.isASCII(s) { return caseInsensitive ? Bytes.asciiLowercased(s) : s }
-        var options: String.CompareOptions = []
-        if caseInsensitive { options.insert(.caseInsensitive) }
-        if diacriticInsensitive { options.insert(.diacriticInsensitive) }
-        return s.folding(options: options, locale: nil)
+        Folding(caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive).fold(s)
     }
 
     /// What `quarry_fold` returns: `fold(s)` in Unicode NFC.
