@@ -33,20 +33,22 @@ extension SQLiteStore {
         return try dictionariesInMemory(request)
     }
 
-    func dictionariesInMemory(_ request: FetchRequest) throws -> [DictionaryRow] {
+    /// `selected`: the objects the request's predicate selects, when the
+    /// caller has them (a context with unsaved changes); otherwise fetched here.
+    func dictionariesInMemory(_ request: FetchRequest, selected: [any KeyValueAccessible]? = nil) throws -> [DictionaryRow] {
         var base = request
         base.sortDescriptors = []
         base.fetchLimit = nil
         base.fetchOffset = 0
         base.propertiesToFetch = []
-        let objects = try fetch(base, engine: .memory)
+        let objects: [any KeyValueAccessible] = try selected ?? fetch(base, engine: .memory)
         let options = evaluationOptions
         let names = request.propertiesToFetch.map(\.name)
         let isAggregate = request.propertiesToFetch.map { SQLPlanner.isRowAggregate($0.expression, entity: request.entity, model: model) }
         let properties = try request.propertiesToFetch.map { try Evaluator.compile($0.expression, options: options) }
 
         // Groups of objects: by the group-by values, or one group when aggregating, or one per object.
-        var groups: [[StoredObject]] = []
+        var groups: [[any KeyValueAccessible]] = []
         if !request.propertiesToGroupBy.isEmpty {
             let keys = try request.propertiesToGroupBy.map { try Evaluator.compile($0.expression, options: options) }
             // Values are not Hashable; their canonical print identifies them.
@@ -61,7 +63,7 @@ extension SQLiteStore {
             groups = objects.map { [$0] }
         }
 
-        var rows: [(DictionaryRow, StoredObject?)] = []
+        var rows: [(DictionaryRow, (any KeyValueAccessible)?)] = []
         for group in groups {
             var values: [Value] = []
             for (i, property) in request.propertiesToFetch.enumerated() {
