@@ -1,5 +1,6 @@
 // The `quarry` executable: argument parsing only. Every command's work lives
-// in QuarryShell so tests can drive it without a process.
+// in QuarryShell so tests can drive it without a process. With no subcommand
+// (`quarry FILE...`, `quarry -c ...`, plain `quarry`) it is the shell.
 import ArgumentParser
 import QuarryShell
 
@@ -8,6 +9,7 @@ struct Quarry: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quarry",
         abstract: "Core Data's predicate and expression language on Linux.",
-        subcommands: [Parse.self, Eval.self]
+        subcommands: [Shell.self, Parse.self, Eval.self],
+        defaultSubcommand: Shell.self
     )
 }

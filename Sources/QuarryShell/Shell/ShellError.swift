@@ -39,6 +39,9 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     public var exitCode: Int32
     /// False for errors that belong to no place in a text (a missing file).
     public var located: Bool
+    /// True when the error was already printed (inside `.read`): only its
+    /// exit status travels on.
+    public var silent = false
 
     public init(_ code: ShellCode, _ message: String, at span: SourceSpan = .synthesized, hints: [String] = [],
                 exitCode: Int32 = ExitStatus.badInput, located: Bool = true) {
@@ -69,6 +72,14 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "error[\(code)]: \(message)" }
+
+    /// The failure of a nested run whose errors are already printed.
+    static func reported(_ status: Int32) -> ShellError {
+        var e = ShellError.failed("")
+        e.exitCode = status
+        e.silent = true
+        return e
+    }
 
     func shifted(by offset: Int) -> ShellError {
         var copy = self

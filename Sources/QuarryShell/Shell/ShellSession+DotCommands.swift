@@ -1,0 +1,164 @@
+// Dot-commands: the shell's own commands, one line each, as in sqlite3.
+// `.open`, `.model` and `.read` touch files; `.mode`, `.timer`, `.explain`
+// and `.engine` change how statements run and print; `.schema`, `.vars`,
+// `.tokens` and `.ast` show state. Errors point at the command or argument.
+import Foundation
+
+extension ShellSession {
+    static let dotCommands: [(String, String)] = [
+        (".help", "show this help"),
+        (".quit", "leave the shell (also .exit, Ctrl-D)"),
+        (".open PATH", "open or create a SQLite store (:memory: for a new in-memory one)"),
+        (".model PATH", "read a model (YAML, JSON, .xcdatamodeld) and reopen the store with it"),
+        (".schema [ENTITY]", "show the model's entities, attributes and relationships"),
+        (".mode [MODE]", "output mode: " + OutputMode.allCases.map(\.rawValue).joined(separator: ", ")),
+        (".timer on|off", "print how long each statement took"),
+        (".explain on|off", "print the plan before each FETCH and COUNT"),
+        (".engine sql|memory", "where predicates run: lowered to SQL, or evaluated in memory"),
+        (".read FILE", "run the statements of a file"),
+        (".vars", "show the $variables set with SET"),
+        (".tokens", "show the tokens of the last statement"),
+        (".ast", "show the syntax tree of the last statement"),
+    ]
+
+    func runDotCommand(_ line: String, file: String?) throws(ShellError) {
+        // Words and their spans within the line.
+        var words: [(String, SourceSpan)] = []
+        var start: Int?
+        let bytes = Array(line.utf8)
+        for i in 0...bytes.count {
+            let space = i == bytes.count || bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0D
+            if space, let s = start {
+                words.append((String(decoding: bytes[s..<i], as: UTF8.self), SourceSpan(start: s, end: i)))
+                start = nil
+            } else if !space && start == nil { start = i }
+        }
+        let (command, commandSpan) = words[0]
+        let arguments = words.dropFirst().map(\.0)
+        func argument(_ usage: String) throws(ShellError) -> String {
+            guard let a = arguments.first else {
+                throw ShellError(.badDotArgument, "\(command) needs an argument: \(usage)", at: commandSpan)
+            }
+            return a
+        }
+        func flag() throws(ShellError) -> Bool {
+            let a = try argument("\(command) on|off")
+            switch a.lowercased() {
+            case "on", "yes", "1", "true": return true
+            case "off", "no", "0", "false": return false
+            default: throw ShellError(.badDotArgument, "\(command) takes on or off, not '\(a)'", at: words[1].1)
+            }
+        }
+        switch command.lowercased() {
+        case ".help":
+            let width = Self.dotCommands.map(\.0.count).max()!
+            var text = Self.dotCommands.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+            text += "\n\nStatements end with ';' (see Grammar/statements.ebnf):\n"
+            text += "  FETCH [DISTINCT] Entity [PROPERTIES ...] [WHERE p] [GROUP BY ...] [HAVING p] [SORT BY k [DESC], ...] [LIMIT n] [OFFSET n] [BATCH n]\n"
+            text += "  COUNT Entity [WHERE p]    EVAL expression    SET $name = value    EXPLAIN statement\n"
+            text += "  INSERT Entity {key: value, ...}    UPDATE Entity SET key = value, ... [WHERE p]    DELETE Entity [WHERE p]\n"
+            text += "  SECTIONS Entity BY keyPath [WHERE p] [SORT BY ...]\n"
+            output(text)
+        case ".quit", ".exit":
+            quitRequested = true
+        case ".open":
+            let path = try argument(".open PATH")
+            let previous = (location, openStore)
+            location = .sqlite(path)
+            openStore = nil
+            do throws(ShellError) { _ = try store() } catch {
+                (location, openStore) = previous
+                var located = error
+                located.located = true
+                located.span = words[1].1
+                throw located
+            }
+        case ".model":
+            let path = resolve(try argument(".model PATH"), file: file)
+            do {
+                model = try ModelReader.read(from: path)
+                modelPath = path
+            } catch {
+                let missing = !FileManager.default.fileExists(atPath: path)
+                throw ShellError(missing ? .cannotOpen : .badDotArgument, missing ? "cannot open model '\(path)': no such file" : "\(error)",
+                                 at: words[1].1, exitCode: missing ? ExitStatus.cannotOpen : ExitStatus.badInput)
+            }
+            openStore = nil
+            if case .defaultStore = location { location = .sqlite(":memory:") }
+            _ = try store()
+        case ".schema":
+            output(try schemaText(arguments.first, span: words.count > 1 ? words[1].1 : commandSpan))
+        case ".mode":
+            guard let a = arguments.first else { output(mode.rawValue + "\n"); return }
+            guard let m = OutputMode(rawValue: a.lowercased()) else {
+                let hint = Suggestions.closest(to: a, among: OutputMode.allCases.map(\.rawValue)).map { ["did you mean '\($0)'?"] } ?? []
+                throw ShellError(.badDotArgument, "unknown mode '\(a)'; use " + OutputMode.allCases.map(\.rawValue).joined(separator: ", "),
+                                 at: words[1].1, hints: hint)
+            }
+            mode = m
+        case ".timer": timer = try flag()
+        case ".explain": explain = try flag()
+        case ".engine":
+            let a = try argument(".engine sql|memory")
+            guard let e = FetchEngine(rawValue: a.lowercased()) else {
+                throw ShellError(.badDotArgument, "unknown engine '\(a)'; use sql or memory", at: words[1].1)
+            }
+            engine = e
+        case ".read":
+            let path = resolve(try argument(".read FILE"), file: file)
+            guard readDepth < 16 else { throw ShellError(.badDotArgument, ".read is nested too deeply", at: words[1].1) }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ShellError(.cannotOpen, "cannot open '\(path)': no such file", at: words[1].1, exitCode: ExitStatus.cannotOpen)
+            }
+            readDepth += 1
+            defer { readDepth -= 1 }
+            let status = run(String(decoding: data, as: UTF8.self), file: path, stopOnError: true)
+            if status != 0 { throw ShellError.reported(status) }
+        case ".vars":
+            output(variables.keys.sorted().map { "$\($0) = \(Printer.format(variables[$0]!))\n" }.joined())
+        case ".tokens":
+            guard let text = lastStatement else { output("(no statement yet)\n"); return }
+            output(tokenListing(text))
+        case ".ast":
+            guard let text = lastStatement else { output("(no statement yet)\n"); return }
+            output(try StatementParser.parse(text).json.serialized + "\n")
+        default:
+            let names = Self.dotCommands.map { String($0.0.split(separator: " ")[0]) } + [".exit"]
+            let hint = Suggestions.closest(to: command, among: names).map { ["did you mean '\($0)'?"] } ?? ["type .help for the list"]
+            throw ShellError(.unknownDotCommand, "unknown command '\(command)'", at: commandSpan, hints: hint)
+        }
+    }
+
+    /// A path as given, or else relative to the directory of the running file.
+    func resolve(_ path: String, file: String?) -> String {
+        if path.hasPrefix("/") || FileManager.default.fileExists(atPath: path) { return path }
+        guard let file, file.contains("/") else { return path }
+        let candidate = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(path).path
+        return FileManager.default.fileExists(atPath: candidate) ? candidate : path
+    }
+
+    func tokenListing(_ text: String) -> String {
+        let source = SourceText(text)
+        guard let lexed = try? Lexer.tokenize(source) else { return "(the statement does not lex)\n" }
+        var out = ""
+        for t in lexed.tokens {
+            let loc = source.location(of: t.span.start)
+            let spelled = String(decoding: source.utf8[t.span.start..<t.span.end], as: UTF8.self)
+            let kind: String
+            switch t.kind {
+            case .end: kind = "end"
+            case .identifier: kind = "identifier"
+            case .escapedIdentifier: kind = "escaped-identifier"
+            case .keyword: kind = "keyword"
+            case .integer: kind = "integer"
+            case .double: kind = "double"
+            case .string: kind = "string"
+            case .variable: kind = "variable"
+            case .specifier: kind = "specifier"
+            case .punctuation: kind = "punctuation"
+            }
+            out += "\(loc.line):\(loc.column)\t\(kind)\t\(spelled)\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,165 @@
+// A shell session: the store and its model, `SET` variables, the output
+// mode, the engine, and the .timer/.explain switches. It runs script text —
+// statements and dot-commands — writing results to `output` and rendered
+// errors to `errors`, so tests capture both without a process. The REPL,
+// the script runner and `-c` all go through `run(_:file:stopOnError:)`.
+import Foundation
+
+/// Where the session's data lives.
+public enum StoreLocation: Sendable, Equatable {
+    /// The embedded example company store (in memory, built on first use).
+    case defaultStore
+    /// A SQLite file, or `:memory:`.
+    case sqlite(String)
+}
+
+public final class ShellSession {
+    public var mode: OutputMode
+    public var engine: FetchEngine = .sql
+    public var timer = false
+    public var explain = false
+    public var jsonErrors = false
+    /// Errors in red (the REPL on a terminal; never when piped).
+    public var colour = false
+    public var variables: [String: Value] = [:]
+    /// The text of the last statement read, for `.tokens` and `.ast`.
+    var lastStatement: String?
+
+    var location: StoreLocation
+    var model: Model?
+    var modelPath: String?
+    var openStore: SQLiteStore?
+    let output: (String) -> Void
+    let errors: (String) -> Void
+    /// Set by the REPL: the running statement's connection, for Ctrl-C.
+    public var onStoreOpened: ((SQLiteStore) -> Void)?
+    /// Set by `.quit`; the REPL and script runner stop when it is.
+    public internal(set) var quitRequested = false
+    /// Nesting of `.read`, to refuse a file that reads itself forever.
+    var readDepth = 0
+
+    public init(location: StoreLocation = .defaultStore, model: Model? = nil, mode: OutputMode = .table,
+                output: @escaping (String) -> Void, errors: @escaping (String) -> Void) {
+        self.location = location
+        self.model = model
+        self.mode = mode
+        self.output = output
+        self.errors = errors
+    }
+
+    /// The store, opened on first use (the default store is built then).
+    func store() throws(ShellError) -> SQLiteStore {
+        if let openStore { return openStore }
+        let store: SQLiteStore
+        do {
+            switch location {
+            case .defaultStore where model == nil:
+                store = try DefaultStore.make()
+                model = store.model
+            case .defaultStore:
+                store = try SQLiteStore(path: ":memory:", model: model!)
+            case .sqlite(let path):
+                if model == nil { model = try DefaultStore.model() }
+                store = try SQLiteStore(path: path, model: model!)
+            }
+        } catch let e as ShellError {
+            throw e
+        } catch {
+            let path: String
+            if case .sqlite(let p) = location { path = p } else { path = ":memory:" }
+            throw ShellError(.cannotOpen, "cannot open store '\(path)': \(error)", exitCode: ExitStatus.cannotOpen, located: false)
+        }
+        openStore = store
+        onStoreOpened?(store)
+        return store
+    }
+
+    /// Where the data is, for the REPL's greeting.
+    public var storeDescription: String {
+        switch location {
+        case .defaultStore: return "Store: the example company (in memory; try FETCH Department)"
+        case .sqlite(let path): return "Store: \(path)"
+        }
+    }
+
+    /// The model statements are checked against.
+    func currentModel() throws(ShellError) -> Model {
+        if let model { return model }
+        return try store().model
+    }
+
+    /// Opens the store now (for `--store`), so a bad path fails before any statement runs.
+    public func openNow() throws(ShellError) { _ = try store() }
+
+    /// Runs script text; returns 0, or the exit status of the first error.
+    /// With `stopOnError`, the first error ends the run.
+    @discardableResult
+    public func run(_ text: String, file: String? = nil, stopOnError: Bool) -> Int32 {
+        let source = SourceText(text)
+        var status: Int32 = 0
+        for item in ScriptSplitter.split(source) {
+            if quitRequested { break }
+            let started = DispatchTime.now()
+            do throws(ShellError) {
+                switch item.kind {
+                case .dotCommand:
+                    do throws(ShellError) { try runDotCommand(item.text, file: file) } catch {
+                        throw error.located ? error.shifted(by: item.offset) : error
+                    }
+                case .statement:
+                    lastStatement = item.text
+                    do throws(ShellError) {
+                        try execute(StatementParser.parse(item.text))
+                    } catch {
+                        throw error.located ? error.shifted(by: item.offset) : error
+                    }
+                }
+            } catch {
+                report(error, source: source, file: file)
+                if status == 0 { status = error.exitCode }
+                if stopOnError { return status }
+            }
+            if timer && item.kind == .statement {
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+                output(String(format: "Run Time: %.6f s\n", seconds))
+            }
+        }
+        return status
+    }
+
+    /// Writes a rendered error to the error stream.
+    public func report(_ error: ShellError, source: SourceText, file: String?) {
+        if error.silent { return }
+        let text = jsonErrors ? error.jsonObject(in: source, file: file) : error.rendered(in: source, file: file)
+        errors(colour ? "\u{1B}[31m" + text + "\u{1B}[0m\n" : text + "\n")
+    }
+
+    func write(_ out: StatementOutput) {
+        let text = mode.formatter.render(out)
+        if !text.isEmpty { output(text) }
+    }
+}
+
+extension ShellSession {
+    /// Reads `--model` and, for `--store`, opens the store at once, so that a
+    /// missing model (66), a bad model (65) or an unopenable store (66)
+    /// fails before any statement. Returns 0 or the exit status.
+    public func setUp(modelPath: String?, openStore: Bool) -> Int32 {
+        do throws(ShellError) {
+            if let modelPath {
+                guard FileManager.default.fileExists(atPath: modelPath) else {
+                    throw ShellError(.cannotOpen, "cannot open model '\(modelPath)': no such file", exitCode: ExitStatus.cannotOpen, located: false)
+                }
+                do { model = try ModelReader.read(from: modelPath) } catch {
+                    throw ShellError(.noModel, "\(error)", exitCode: ExitStatus.badInput, located: false)
+                }
+                self.modelPath = modelPath
+            }
+            if openStore { try openNow() }
+            return 0
+        } catch {
+            report(error, source: SourceText(""), file: nil)
+            return error.exitCode
+        }
+    }
+}

@@ -1,0 +1,61 @@
+// Ctrl-C in the REPL. SIGINT is taken by a dispatch signal source, so the
+// work happens on an ordinary thread rather than in a signal handler: it
+// interrupts the SQLite statement running at that moment (the one call
+// SQLite allows from another thread, made through the store's thread-safe
+// interrupt handle) and writes a byte to a pipe that wakes the line reader.
+// The shell itself never dies of Ctrl-C.
+import Dispatch
+import Foundation
+
+final class InterruptWatch: @unchecked Sendable {
+    // @unchecked: `handle` and `counter` are guarded by `lock`.
+    private let lock = NSLock()
+    private var handle: SQLiteInterruptHandle?
+    private var counter = 0
+    private var source: DispatchSourceSignal?
+    let wakeReadFD: Int32
+    private let wakeWriteFD: Int32
+
+    init() {
+        var fds: [Int32] = [0, 0]
+        pipe(&fds)
+        wakeReadFD = fds[0]
+        wakeWriteFD = fds[1]
+        _ = fcntl(wakeReadFD, F_SETFL, O_NONBLOCK)
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "quarry.sigint"))
+        source.setEventHandler { [weak self] in self?.fire() }
+        source.resume()
+        self.source = source
+    }
+
+    private func fire() {
+        lock.lock()
+        counter += 1
+        let h = handle
+        lock.unlock()
+        h?.interrupt()
+        var byte: UInt8 = 1
+        _ = write(wakeWriteFD, &byte, 1)
+    }
+
+    /// How many Ctrl-Cs have arrived so far.
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return counter
+    }
+
+    /// Empties the wake pipe.
+    func drain() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(wakeReadFD, &buffer, 64) > 0 {}
+    }
+
+    /// The connection a Ctrl-C should interrupt (the session's store).
+    func watch(_ h: SQLiteInterruptHandle?) {
+        lock.lock()
+        handle = h
+        lock.unlock()
+    }
+}
