@@ -1,0 +1,174 @@
+// Fetching through a context. With no unsaved change that could matter, a
+// request goes to the store as it is (SQL, sorting and limits included) and
+// the rows become the context's uniqued objects. With `includesPendingChanges`
+// (the default) and unsaved changes, the store's answer is corrected in
+// memory: inserted objects that match appear, deleted ones disappear, and
+// changed objects are judged by the predicate on their current values.
+//
+// Where Quarry differs from Core Data: Core Data ignores pending changes for
+// dictionary and aggregate results (`resultType` other than objects) and for
+// counts of them; Quarry computes those in memory over the same corrected
+// set of objects, so what a count says agrees with what a fetch returns.
+//
+// "Could matter" is judged conservatively: a changed object of the fetched
+// entity (or a sub-entity), or — when the request names a relationship of the
+// entity in its predicate, sort keys or properties — a changed object of any
+// entity, since the request may read it through that relationship. In that
+// second case every object of the entity is evaluated in memory.
+
+extension Context {
+    /// The objects `request` selects, in its order.
+    ///
+    /// A request with `fetchBatchSize > 0` and no pending changes to apply
+    /// returns faults; touching one loads its whole batch with one query.
+    public func fetch(_ request: FetchRequest, includesPendingChanges: Bool = true) throws -> [ManagedObject] {
+        try checkEntity(request.entity)
+        if includesPendingChanges {
+            try processPendingChanges()
+            if pendingAffects(request) { return try fetchInMemory(request) }
+        }
+        statistics.fetches += 1
+        if request.fetchBatchSize > 0, let ids = try fetchIDs(request) {
+            var objects: [ManagedObject] = []
+            for chunk in stride(from: 0, to: ids.count, by: request.fetchBatchSize) {
+                let batchIDs = Array(ids[chunk..<min(chunk + request.fetchBatchSize, ids.count)])
+                let batch = FaultBatch(ids: batchIDs)
+                for id in batchIDs {
+                    let object = object(with: id)
+                    if object.isFault { object.batch = batch }
+                    objects.append(object)
+                }
+            }
+            return objects
+        }
+        return try store.fetch(request).map(adopt)
+    }
+
+    /// How many objects `request` would fetch.
+    public func count(_ request: FetchRequest, includesPendingChanges: Bool = true) throws -> Int {
+        try checkEntity(request.entity)
+        if includesPendingChanges {
+            try processPendingChanges()
+            if pendingAffects(request) { return try fetchInMemory(request).count }
+        }
+        statistics.fetches += 1
+        return try store.count(request)
+    }
+
+    /// Dictionary results (`propertiesToFetch`): over the store's rows, or,
+    /// with pending changes that matter, over the objects `fetch` would return.
+    public func fetchDictionaries(_ request: FetchRequest, includesPendingChanges: Bool = true) throws -> [DictionaryRow] {
+        try checkEntity(request.entity)
+        if includesPendingChanges {
+            try processPendingChanges()
+            if pendingAffects(request) {
+                var base = request
+                base.propertiesToFetch = []
+                base.propertiesToGroupBy = []
+                base.havingPredicate = nil
+                base.sortDescriptors = []
+                base.fetchLimit = nil
+                base.fetchOffset = 0
+                return try store.dictionariesInMemory(request, selected: try fetchInMemory(base))
+            }
+        }
+        statistics.fetches += 1
+        return try store.fetchDictionaries(request)
+    }
+
+    func checkEntity(_ name: String) throws {
+        guard model.entity(named: name) != nil else {
+            throw ContextError.unknownEntity(name, suggestion: Suggestions.closest(to: name, among: model.entityNames))
+        }
+    }
+
+    /// The context's object for a row the store returned.
+    func adopt(_ stored: StoredObject) -> ManagedObject {
+        let object = object(with: stored.id)
+        if object.isFault { fill(object, stored.values) }
+        return object
+    }
+
+    /// Only the IDs, in order, when the SQL says everything (no residual).
+    private func fetchIDs(_ request: FetchRequest) throws -> [ObjectID]? {
+        let plan = try store.explain(request)
+        guard plan.residual == nil, let from = plan.sql.sql.range(of: " FROM ") else { return nil }
+        let sql = "SELECT t0.\"_pk\", t0.\"_entity\"" + plan.sql.sql[from.lowerBound...]
+        var ids: [ObjectID] = []
+        try store.connection.forEachRow(sql, plan.sql.arguments, as: [.int, .string]) { row in
+            if case .int(let pk) = row[0], case .string(let entity) = row[1] { ids.append(ObjectID(entity: entity, primaryKey: pk)) }
+        }
+        return ids
+    }
+
+    /// Whether an unsaved change could alter what `request` selects.
+    func pendingAffects(_ request: FetchRequest) -> Bool {
+        guard !pending.isEmpty else { return false }
+        if pending.values.contains(where: { $0.entity.isKind(of: request.entity, in: model) }) { return true }
+        return readsRelationships(request)
+    }
+
+    /// Whether the request names a relationship of the entity (or a sub-entity)
+    /// anywhere. Judged on the printed text, word by word: a false "yes" only
+    /// costs an in-memory evaluation.
+    func readsRelationships(_ request: FetchRequest) -> Bool {
+        guard let entity = model.entity(named: request.entity) else { return false }
+        let names = Set(([entity] + entity.allSubentities(in: model)).flatMap { $0.allRelationships(in: model).map(\.name) })
+        var texts = request.sortDescriptors.map(\.keyPath)
+        if let p = request.predicate { texts.append(Printer.format(p)) }
+        if let p = request.havingPredicate { texts.append(Printer.format(p)) }
+        texts += (request.propertiesToFetch + request.propertiesToGroupBy).map { Printer.format($0.expression) }
+        for text in texts {
+            let words = text.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+            if words.contains(where: { names.contains(String($0)) }) { return true }
+        }
+        return false
+    }
+
+    /// The request answered over the saved state corrected by the unsaved one.
+    func fetchInMemory(_ request: FetchRequest) throws -> [ManagedObject] {
+        let everything = readsRelationships(request)
+        var base = FetchRequest(entity: request.entity, predicate: everything ? nil : request.predicate)
+        base.fetchBatchSize = 0
+        statistics.fetches += 1
+        var candidates = try store.fetch(base).map(adopt)
+        var seen = Set(candidates.map(ObjectIdentifier.init))
+        for object in pending.values.sorted(by: { Self.insertionOrder($0.objectID, $1.objectID) })
+        where object.entity.isKind(of: request.entity, in: model) && seen.insert(ObjectIdentifier(object)).inserted {
+            candidates.append(object)
+        }
+        let predicate = try request.predicate.map { try Evaluator.compile($0, options: store.evaluationOptions) }
+        var selected: [ManagedObject] = []
+        for object in candidates where !object.isDeleted {
+            // Unchanged rows the SQL selected already match; judge the rest here.
+            if let predicate, everything || object.hasChanges || !object.rowLoaded {
+                guard try predicate.evaluate(.object(ObjectReference(object))) else { continue }
+            }
+            selected.append(object)
+        }
+        selected = try sort(selected, by: request.sortDescriptors)
+        selected = Array(selected.dropFirst(request.fetchOffset))
+        if let limit = request.fetchLimit { selected = Array(selected.prefix(limit)) }
+        return selected
+    }
+
+    /// Sorts as SQL would (`SortOrder`), saved objects by primary key and
+    /// unsaved ones after them in insertion order when the keys tie.
+    func sort(_ objects: [ManagedObject], by descriptors: [SortDescriptor]) throws -> [ManagedObject] {
+        let keys = try descriptors.map { d in (try Evaluator.compile(Parser.parseExpression(d.keyPath), options: store.evaluationOptions), d) }
+        let decorated = try objects.map { o in (o, try keys.map { try $0.0.evaluate(.object(ObjectReference(o))) }) }
+        return decorated.sorted { a, b in
+            for (i, (_, d)) in keys.enumerated() {
+                let order = SortOrder.compare(a.1[i], b.1[i], caseInsensitive: d.caseInsensitive)
+                if order != 0 { return d.ascending ? order < 0 : order > 0 }
+            }
+            return Self.insertionOrder(a.0.objectID, b.0.objectID)
+        }.map(\.0)
+    }
+
+    /// Saved rows by primary key, then unsaved objects in the order they were made.
+    static func insertionOrder(_ a: ObjectID, _ b: ObjectID) -> Bool {
+        if a.isTemporary != b.isTemporary { return !a.isTemporary }
+        return abs(a.primaryKey) < abs(b.primaryKey)
+    }
+}

@@ -1,0 +1,204 @@
+// Undo and redo. Every change goes through three primitives — set a value,
+// insert, delete — and each records a step with the value before and after,
+// so a group of steps can be replayed backwards (undo) or forwards (redo)
+// without recording anything new. A group is one top-level operation
+// (`insert`, `delete`, `setValue`, `add`, `remove`: inverse updates join the
+// group of the edit that caused them), or everything between
+// `beginUndoGrouping()` and `endUndoGrouping()`. Delete propagation joins the
+// most recent group, so undoing a delete also brings back its cascade.
+//
+// As in Core Data: `save()` keeps the undo stack (undoing a saved change makes
+// the object dirty again with the old value), `rollback()` and `reset()`
+// clear it, and a new change clears the redo stack. Undoing a saved insert
+// deletes the object; undoing a saved delete re-inserts it under its old
+// primary key (the next save writes the row back with that key).
+
+/// One recorded change.
+enum UndoStep {
+    case value(ManagedObject, key: String, before: PropertyValue?, after: PropertyValue)
+    case insert(ManagedObject)
+    case delete(ManagedObject)
+}
+
+struct UndoState {
+    var isEnabled = true
+    var undoStack: [[UndoStep]] = []
+    var redoStack: [[UndoStep]] = []
+    /// The group being recorded, while `depth > 0`.
+    var open: [UndoStep] = []
+    var depth = 0
+    /// True while undoing or redoing: the replay itself records nothing.
+    var replaying = false
+
+    /// Object IDs in recorded values follow a save's temporary → permanent mapping.
+    mutating func remap(_ permanent: [ObjectID: ObjectID]) {
+        guard !permanent.isEmpty else { return }
+        func map(_ v: PropertyValue?) -> PropertyValue? {
+            switch v {
+            case .toOne(let id?)?: return .toOne(permanent[id] ?? id)
+            case .toMany(let ids)?: return .toMany(ids.map { permanent[$0] ?? $0 })
+            default: return v
+            }
+        }
+        func mapGroup(_ g: [UndoStep]) -> [UndoStep] {
+            g.map { step in
+                if case .value(let o, let k, let b, let a) = step { return .value(o, key: k, before: map(b), after: map(a)!) }
+                return step
+            }
+        }
+        undoStack = undoStack.map(mapGroup)
+        redoStack = redoStack.map(mapGroup)
+        open = mapGroup(open)
+    }
+}
+
+extension Context {
+    /// Whether changes are recorded for undo (on by default).
+    public var isUndoEnabled: Bool {
+        get { undoState.isEnabled }
+        set { undoState.isEnabled = newValue; if !newValue { removeAllUndoActions() } }
+    }
+
+    public var canUndo: Bool { !undoState.undoStack.isEmpty || !undoState.open.isEmpty }
+    public var canRedo: Bool { !undoState.redoStack.isEmpty }
+
+    /// Starts a group: the changes until the matching `endUndoGrouping()` undo together.
+    public func beginUndoGrouping() {
+        if undoState.depth == 0 { undoState.open = [] }
+        undoState.depth += 1
+    }
+
+    public func endUndoGrouping() {
+        guard undoState.depth > 0 else { return }
+        undoState.depth -= 1
+        if undoState.depth == 0 && !undoState.open.isEmpty {
+            undoState.undoStack.append(undoState.open)
+            undoState.redoStack = []
+            undoState.open = []
+        }
+    }
+
+    public func removeAllUndoActions() {
+        undoState.undoStack = []
+        undoState.redoStack = []
+        undoState.open = []
+    }
+
+    /// Runs one top-level operation as its own group (or inside the open one).
+    func groupUndo<T>(_ body: () throws -> T) rethrows -> T {
+        beginUndoGrouping()
+        defer { endUndoGrouping() }
+        return try body()
+    }
+
+    /// Delete propagation: its steps join the latest group.
+    func undoGroupingForPropagation(_ body: () throws -> Void) throws {
+        if undoState.depth > 0 { return try body() }
+        undoState.depth = 1
+        undoState.open = []
+        defer {
+            undoState.depth = 0
+            if !undoState.open.isEmpty {
+                if var last = undoState.undoStack.popLast() {
+                    last += undoState.open
+                    undoState.undoStack.append(last)
+                } else {
+                    undoState.undoStack.append(undoState.open)
+                }
+            }
+            undoState.open = []
+        }
+        try body()
+    }
+
+    func recordUndo(_ step: UndoStep) {
+        guard undoState.isEnabled, !undoState.replaying else { return }
+        if undoState.depth > 0 { undoState.open.append(step) } else { undoState.undoStack.append([step]) }
+    }
+
+    /// Reverts the latest group of changes (closing an open group first).
+    public func undo() {
+        while undoState.depth > 0 { endUndoGrouping() }
+        try? processPendingChanges()
+        guard let group = undoState.undoStack.popLast() else { return }
+        replay { for step in group.reversed() { revert(step) } }
+        undoState.redoStack.append(group)
+    }
+
+    /// Re-applies the latest undone group.
+    public func redo() {
+        guard let group = undoState.redoStack.popLast() else { return }
+        replay { for step in group { apply(step) } }
+        undoState.undoStack.append(group)
+    }
+
+    private func replay(_ body: () -> Void) {
+        undoState.replaying = true
+        body()
+        undoState.replaying = false
+        announceChanges()
+    }
+
+    private func revert(_ step: UndoStep) {
+        switch step {
+        case .value(let object, let key, let before, _):
+            setCurrent(object, key, before)
+        case .insert(let object):
+            if object.isInserted && object.objectID.isTemporary {
+                // Never saved: it leaves the context (redo brings it back).
+                registry[object.objectID] = nil
+                pending[object.objectID] = nil
+                object.isInserted = false
+                object.context = nil
+                unannounced.deleted.insert(object.objectID)
+            } else if !object.isDeleted {
+                object.context = self
+                markDeleted(object)
+            }
+        case .delete(let object):
+            if object.context == nil {
+                // The delete was saved: the object comes back as an insert of its old row.
+                object.context = self
+                for (key, value) in object.committed where object.changes[key] == nil { object.changes[key] = value }
+                object.isInserted = true
+                registry[object.objectID] = object
+                unannounced.inserted.insert(object.objectID)
+            }
+            object.isDeleted = false
+            unpropagatedDeletes.removeAll { $0 === object }
+            notePending(object)
+        }
+    }
+
+    private func apply(_ step: UndoStep) {
+        switch step {
+        case .value(let object, let key, _, let after):
+            setCurrent(object, key, after)
+        case .insert(let object):
+            if object.isDeleted && !object.isInserted {
+                object.isDeleted = false
+                notePending(object)
+            } else {
+                object.context = self
+                object.isInserted = true
+                registry[object.objectID] = object
+                notePending(object)
+                unannounced.inserted.insert(object.objectID)
+            }
+        case .delete(let object):
+            if object.context === self && !object.isDeleted { markDeleted(object) }
+            unpropagatedDeletes.removeAll { $0 === object }
+        }
+    }
+
+    /// Sets the current value without recording: `nil` means "the saved value".
+    private func setCurrent(_ object: ManagedObject, _ key: String, _ value: PropertyValue?) {
+        if let value, object.isInserted || object.committed[key] != value {
+            object.changes[key] = value
+        } else {
+            object.changes[key] = nil
+        }
+        notePending(object)
+        if !object.isInserted { unannounced.updated.insert(object.objectID) }
+    }
+}

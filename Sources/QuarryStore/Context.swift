@@ -1,0 +1,280 @@
+// The object context: a scratch pad over a store. It hands out one managed
+// object per row (uniquing: a registry by object ID), records inserts,
+// updates and deletes without touching the store, and writes them all in one
+// transaction on `save()`. Fetching, faulting, saving, undo and merging live
+// in the `Context+…` files; this one holds the registry, the lifecycle
+// operations and the primitive setters every change goes through.
+//
+// Concurrency, in Core Data's terms: a context is confined to the thread (or
+// actor, or serial queue) that created it, and so are its objects. `Context`
+// is deliberately not Sendable, so Swift 6 refuses to share it; object IDs
+// and change sets are Sendable and are what crosses between contexts. The
+// contexts of one `SQLiteStore` share its single connection, so they must all
+// run on one thread; contexts on different threads each open their own
+// `SQLiteStore` on the same file (WAL mode lets readers and the writer
+// proceed together) and exchange `ContextChanges` through `merge(changes:)`.
+import Foundation
+
+/// A context of managed objects over a ``SQLiteStore``.
+///
+/// ```swift
+/// let context = Context(store: store)
+/// let sales = context.insert("Department")
+/// try sales.setValue(.string("Sales"), forKey: "name")
+/// try context.save()                   // validated, then one transaction
+/// let rich = try context.fetch(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary > 100000")))
+/// ```
+public final class Context {
+    public let store: SQLiteStore
+    public var model: Model { store.model }
+    /// Uniquing: the one object for each ID in this context.
+    var registry: [ObjectID: ManagedObject] = [:]
+    /// Objects with unsaved changes, in the order they first changed.
+    var pending: [ObjectID: ManagedObject] = [:]
+    /// Deleted objects whose delete rules have not been applied yet.
+    var unpropagatedDeletes: [ManagedObject] = []
+    /// Changes not yet announced by an `objectsDidChange` event.
+    var unannounced = ContextChanges()
+    var observers: [Int: (ContextEvent) -> Void] = [:]
+    var nextObserver = 0
+    var undoState = UndoState()
+    /// Row SELECT lists by entity, planned once.
+    var rowSelects: [String: RowSelect] = [:]
+    /// Counts of the queries the context ran (to see faulting at work).
+    public internal(set) var statistics = ContextStatistics()
+    /// The last error raised while firing a fault (reads themselves never throw).
+    public internal(set) var lastFaultError: Error?
+
+    public init(store: SQLiteStore) {
+        self.store = store
+    }
+
+    // MARK: - Registry
+
+    /// The object for `id`: the registered one, or a new fault that loads its
+    /// row when first read. Never queries the store by itself.
+    public func object(with id: ObjectID) -> ManagedObject {
+        if let registered = registry[id] { return registered }
+        let entity = model.entity(named: id.entity) ?? Entity(name: id.entity)
+        let object = ManagedObject(id: id, entity: entity, context: self)
+        registry[id] = object
+        return object
+    }
+
+    /// The registered object for `id`, if the context has one (no fault is made).
+    public func registeredObject(for id: ObjectID) -> ManagedObject? { registry[id] }
+
+    /// Every object the context holds.
+    public var registeredObjects: [ManagedObject] { Array(registry.values) }
+
+    // MARK: - Changes
+
+    public var hasChanges: Bool { !pending.isEmpty }
+    /// Objects inserted since the last save (deleted ones excluded, as Core Data does).
+    public var insertedObjects: Set<ManagedObject> { Set(pending.values.filter { $0.isInserted && !$0.isDeleted }) }
+    /// Saved objects with unsaved edits.
+    public var updatedObjects: Set<ManagedObject> { Set(pending.values.filter(\.isUpdated)) }
+    /// Saved objects to be deleted by the next save.
+    public var deletedObjects: Set<ManagedObject> { Set(pending.values.filter { $0.isDeleted && !$0.isInserted }) }
+
+    /// A new object of `entity`, with the model's default values, registered
+    /// as inserted under a temporary ID.
+    @discardableResult
+    public func insert(_ entityName: String) throws -> ManagedObject {
+        guard let entity = model.entity(named: entityName) else {
+            throw ContextError.unknownEntity(entityName, suggestion: Suggestions.closest(to: entityName, among: model.entityNames))
+        }
+        guard !entity.isAbstract else { throw ContextError.abstractEntity(entityName) }
+        let object = ManagedObject(id: TemporaryIDs.next(entity: entityName), entity: entity, context: self)
+        for a in entity.allAttributes(in: model) {
+            object.changes[a.name] = .attribute(a.defaultValue ?? .null)
+        }
+        groupUndo {
+            object.isInserted = true
+            registry[object.objectID] = object
+            notePending(object)
+            unannounced.inserted.insert(object.objectID)
+            recordUndo(.insert(object))
+        }
+        return object
+    }
+
+    /// Marks `object` deleted. Its delete rules (Cascade, Nullify) are applied
+    /// by `processPendingChanges()`, which `save()` and fetches call; Deny is
+    /// checked by `save()`'s validation. Deleting an unsaved object simply
+    /// forgets it, as Core Data does.
+    public func delete(_ object: ManagedObject) throws {
+        guard object.context === self else { throw ContextError.otherContext(object.objectID) }
+        guard !object.isDeleted else { return }
+        groupUndo { markDeleted(object) }
+    }
+
+    func markDeleted(_ object: ManagedObject) {
+        object.isDeleted = true
+        notePending(object)
+        unpropagatedDeletes.append(object)
+        if !object.isInserted { unannounced.deleted.insert(object.objectID) }
+        recordUndo(.delete(object))
+    }
+
+    func notePending(_ object: ManagedObject) {
+        if object.hasChanges { pending[object.objectID] = object } else { pending[object.objectID] = nil }
+    }
+
+    /// Sets one property's current value, with no inverse maintenance: the
+    /// single place every edit (and every undo of one) goes through.
+    func setPrimitive(_ object: ManagedObject, _ key: String, _ value: PropertyValue) {
+        let before = object.changes[key] ?? object.committed[key]
+        if object.isInserted || object.committed[key] == nil || object.committed[key] != value {
+            object.changes[key] = value
+        } else {
+            object.changes[key] = nil
+        }
+        notePending(object)
+        if !object.isInserted && !object.isDeleted { unannounced.updated.insert(object.objectID) }
+        recordUndo(.value(object, key: key, before: before, after: value))
+    }
+
+    // MARK: - Relationships (inverses follow)
+
+    func checkRelatable(_ object: ManagedObject, to r: Relationship) throws {
+        guard object.context === self else { throw ContextError.otherContext(object.objectID) }
+        guard object.entity.isKind(of: r.destination, in: model) else {
+            throw ContextError.wrongEntity(key: r.name, expected: r.destination, got: object.entity.name)
+        }
+    }
+
+    func inverse(of r: Relationship) -> Relationship? {
+        r.inverse.flatMap { model.entity(named: r.destination)?.relationship(named: $0, in: model) }
+    }
+
+    func toOne(_ object: ManagedObject, _ r: Relationship) throws -> ObjectID? {
+        if case .toOne(let id) = try object.current(.relationship(r)) { return id }
+        return nil
+    }
+
+    func toMany(_ object: ManagedObject, _ r: Relationship) throws -> [ObjectID] {
+        if case .toMany(let ids) = try object.current(.relationship(r)) { return ids }
+        return []
+    }
+
+    /// `source.r = target` for a to-one `r`, keeping the inverse consistent:
+    /// the old target loses `source`, the new one gains it, and in a
+    /// one-to-one the new target's previous partner is cleared.
+    func setToOne(_ source: ManagedObject, _ r: Relationship, _ target: ManagedObject?) throws {
+        let old = try toOne(source, r)
+        guard old != target?.objectID else { return }
+        if let inverse = inverse(of: r) {
+            if let old { try detach(object(with: old), inverse, source) }
+            if let target { try attach(target, inverse, source, reverse: r) }
+        }
+        setPrimitive(source, r.name, .toOne(target?.objectID))
+    }
+
+    func addToMany(_ source: ManagedObject, _ r: Relationship, _ target: ManagedObject) throws {
+        var ids = try toMany(source, r)
+        guard !ids.contains(target.objectID) else { return }
+        if let inverse = inverse(of: r) { try attach(target, inverse, source, reverse: r) }
+        ids.append(target.objectID)
+        setPrimitive(source, r.name, .toMany(ids))
+    }
+
+    func removeFromMany(_ source: ManagedObject, _ r: Relationship, _ target: ManagedObject) throws {
+        var ids = try toMany(source, r)
+        guard let i = ids.firstIndex(of: target.objectID) else { return }
+        ids.remove(at: i)
+        if let inverse = inverse(of: r) { try detach(target, inverse, source) }
+        setPrimitive(source, r.name, .toMany(ids))
+    }
+
+    /// Makes `object.r` include `member` (the inverse side of an edit on `member.reverse`).
+    private func attach(_ object: ManagedObject, _ r: Relationship, _ member: ManagedObject, reverse: Relationship) throws {
+        if r.isToMany {
+            var ids = try toMany(object, r)
+            if !ids.contains(member.objectID) { ids.append(member.objectID); setPrimitive(object, r.name, .toMany(ids)) }
+        } else {
+            let previous = try toOne(object, r)
+            guard previous != member.objectID else { return }
+            // A one-to-one steals: the partner `object` had no longer points at it.
+            if let previous { detachReverse(self.object(with: previous), reverse, object) }
+            setPrimitive(object, r.name, .toOne(member.objectID))
+        }
+    }
+
+    private func detachReverse(_ object: ManagedObject, _ r: Relationship, _ member: ManagedObject) {
+        if !r.isToMany, (try? toOne(object, r)) == member.objectID { setPrimitive(object, r.name, .toOne(nil)) }
+    }
+
+    /// Makes `object.r` no longer include `member`.
+    func detach(_ object: ManagedObject, _ r: Relationship, _ member: ManagedObject) throws {
+        if r.isToMany {
+            var ids = try toMany(object, r)
+            if let i = ids.firstIndex(of: member.objectID) { ids.remove(at: i); setPrimitive(object, r.name, .toMany(ids)) }
+        } else if try toOne(object, r) == member.objectID {
+            setPrimitive(object, r.name, .toOne(nil))
+        }
+    }
+
+    // MARK: - Rollback and reset
+
+    /// Discards every unsaved change: inserted objects leave the context,
+    /// deleted ones come back, updated ones show their saved values again.
+    /// Clears undo and redo, as Core Data's rollback does.
+    public func rollback() {
+        for object in pending.values {
+            if object.isInserted {
+                registry[object.objectID] = nil
+                object.context = nil
+                unannounced.deleted.insert(object.objectID)
+            } else {
+                unannounced.updated.insert(object.objectID)
+            }
+            object.changes = [:]
+            object.isInserted = false
+            object.isDeleted = false
+        }
+        pending = [:]
+        unpropagatedDeletes = []
+        undoState = UndoState()
+    }
+
+    /// Forgets every object: each one held leaves the context (its `context`
+    /// becomes nil), unsaved changes are lost, undo and redo are cleared.
+    public func reset() {
+        for object in registry.values { object.context = nil }
+        registry = [:]
+        pending = [:]
+        unpropagatedDeletes = []
+        unannounced = ContextChanges()
+        undoState = UndoState()
+    }
+}
+
+/// How many queries a context ran, by purpose.
+public struct ContextStatistics: Sendable, Equatable {
+    /// Fetch, count and dictionary requests sent to the store.
+    public var fetches = 0
+    /// Row loads that fired faults (one per batch, however many objects).
+    public var faultLoads = 0
+    /// Relationship loads (one per relationship of one object).
+    public var relationshipLoads = 0
+}
+
+/// Temporary IDs: negative, unique across contexts in the process, so that
+/// an ID can never be mistaken for another object's.
+enum TemporaryIDs {
+    private static let counter = Counter()
+
+    static func next(entity: String) -> ObjectID { ObjectID(entity: entity, primaryKey: -counter.next()) }
+
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Int64 = 0
+        func next() -> Int64 {
+            lock.lock()
+            defer { lock.unlock() }
+            value += 1
+            return value
+        }
+    }
+}

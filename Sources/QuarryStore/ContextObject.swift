@@ -1,0 +1,247 @@
+// A managed object: one row of the store as one context sees it — the saved
+// values it has loaded (`committed`) with the context's unsaved edits on top
+// (`changes`). Relationships are kept as object IDs, not object references,
+// so that snapshots for undo and rollback are plain values and no reference
+// cycles form between related objects; `value(forKey:)` turns IDs back into
+// the context's (uniqued) objects.
+//
+// A fetched object may be a fault: it holds only its ID until a key is read,
+// and then loads its row (and, if it came from a batched fetch, its whole
+// batch) in one query. Relationships are loaded on first touch, one query
+// each. Reads never throw, as `valueForKey:` does not: a fault whose row has
+// gone reads as nil, and the error is kept in `context.lastFaultError`.
+//
+// Like Core Data's NSManagedObject, an object belongs to its context's thread.
+// It conforms to `KeyValueAccessible` (which requires Sendable) only so that
+// the evaluator can run predicates on it; the conformance is unchecked and
+// passing an object to another thread is a programming error.
+
+/// A property's value inside a context: an attribute value, or related objects by ID.
+enum PropertyValue: Equatable {
+    case attribute(Value)
+    case toOne(ObjectID?)
+    case toMany([ObjectID])
+}
+
+/// An object of a ``Context``.
+///
+/// ```swift
+/// let zoe = context.insert("Employee")
+/// try zoe.setValue(.string("Zoë"), forKey: "name")
+/// try zoe.setValue(sales, forKey: "department")
+/// try context.save()
+/// zoe.objectID.isTemporary   // false
+/// ```
+public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Sendable, CustomStringConvertible {
+    /// Temporary (negative primary key) until the object is first saved.
+    public internal(set) var objectID: ObjectID
+    public let entity: Entity
+    /// The context the object lives in; nil after `reset()` or once its deletion is saved.
+    public internal(set) weak var context: Context?
+    /// Saved values loaded so far, by property name.
+    var committed: [String: PropertyValue] = [:]
+    /// Whether the row (attributes and owned to-one keys) has been loaded.
+    var rowLoaded = false
+    /// To-one keys whose destination entity is not known yet (it has sub-entities).
+    var unresolvedKeys: [String: Int64] = [:]
+    /// Unsaved values, by property name.
+    var changes: [String: PropertyValue] = [:]
+    /// The batch of a batched fetch this fault loads with.
+    var batch: FaultBatch?
+    public internal(set) var isInserted = false
+    public internal(set) var isDeleted = false
+
+    init(id: ObjectID, entity: Entity, context: Context) {
+        self.objectID = id
+        self.entity = entity
+        self.context = context
+    }
+
+    /// Has unsaved edits and is neither inserted nor deleted.
+    public var isUpdated: Bool { !isInserted && !isDeleted && !changes.isEmpty }
+    /// Holds only its ID: reading any key loads the row.
+    public var isFault: Bool { !rowLoaded && !isInserted && context != nil }
+    /// Inserted, deleted or updated.
+    public var hasChanges: Bool { isInserted || isDeleted || !changes.isEmpty }
+
+    /// The unsaved values, as `value(forKey:)` would return them.
+    public var changedValues: [String: Value] {
+        var result: [String: Value] = [:]
+        for (key, v) in changes { result[key] = value(of: v) }
+        return result
+    }
+
+    /// The value of an attribute or relationship: a scalar, an object, or an
+    /// array of objects (to-many); nil for a key the entity does not have.
+    public func value(forKey key: String) -> Value? {
+        guard let property = property(key) else { return nil }
+        guard let current = try? current(property) else { return .null }
+        return value(of: current)
+    }
+
+    /// The related object of a to-one relationship.
+    public func object(forKey key: String) -> ManagedObject? {
+        guard case .relationship(let r)? = property(key), !r.isToMany, case .toOne(let id?)? = try? current(.relationship(r)) else { return nil }
+        return context?.object(with: id)
+    }
+
+    /// The related objects of a to-many relationship.
+    public func objects(forKey key: String) -> [ManagedObject] {
+        guard case .relationship(let r)? = property(key), r.isToMany, case .toMany(let ids)? = try? current(.relationship(r)),
+              let context else { return [] }
+        return ids.map { context.object(with: $0) }
+    }
+
+    public subscript(key: String) -> Value? { value(forKey: key) }
+
+    /// Sets an attribute (any value: types, bounds and patterns are checked by
+    /// `save()`, as in Core Data), or clears a to-one relationship with `.null`,
+    /// or sets one with `.object(ObjectReference(other))`. Unknown keys throw
+    /// at once (Core Data raises NSUnknownKeyException here too).
+    public func setValue(_ value: Value, forKey key: String) throws {
+        let context = try liveContext()
+        switch property(key) {
+        case .attribute(let a)?:
+            context.groupUndo { context.setPrimitive(self, a.name, .attribute(value)) }
+        case .relationship(let r)? where !r.isToMany:
+            switch value {
+            case .null: try setValue(nil as ManagedObject?, forKey: key)
+            case .object(let reference):
+                guard let other = reference.object as? ManagedObject else { throw ContextError.notAManagedObject(key: key) }
+                try setValue(other, forKey: key)
+            default: throw ContextError.notAManagedObject(key: key)
+            }
+        case .relationship?:
+            throw ContextError.toManyNeedsAddOrRemove(key: key, entity: entity.name)
+        default:
+            throw ContextError.unknownKey(key, entity: entity.name,
+                                          suggestion: Suggestions.closest(to: key, among: entity.allProperties(in: context.model).map(\.name)))
+        }
+    }
+
+    /// Sets a to-one relationship (nil clears it); the inverse follows.
+    public func setValue(_ object: ManagedObject?, forKey key: String) throws {
+        let context = try liveContext()
+        guard case .relationship(let r)? = property(key), !r.isToMany else {
+            throw ContextError.unknownKey(key, entity: entity.name, suggestion: nil)
+        }
+        if let object { try context.checkRelatable(object, to: r) }
+        try context.groupUndo { try context.setToOne(self, r, object) }
+    }
+
+    /// Adds `object` to a to-many relationship; the inverse follows.
+    public func add(_ object: ManagedObject, to key: String) throws {
+        let context = try liveContext()
+        guard case .relationship(let r)? = property(key), r.isToMany else {
+            throw ContextError.unknownKey(key, entity: entity.name, suggestion: nil)
+        }
+        try context.checkRelatable(object, to: r)
+        try context.groupUndo { try context.addToMany(self, r, object) }
+    }
+
+    /// Removes `object` from a to-many relationship; the inverse follows.
+    public func remove(_ object: ManagedObject, from key: String) throws {
+        let context = try liveContext()
+        guard case .relationship(let r)? = property(key), r.isToMany else {
+            throw ContextError.unknownKey(key, entity: entity.name, suggestion: nil)
+        }
+        try context.groupUndo { try context.removeFromMany(self, r, object) }
+    }
+
+    /// Identity, as for NSManagedObject: one object per row per context.
+    public static func == (a: ManagedObject, b: ManagedObject) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    public var description: String {
+        let state = isInserted ? "inserted" : isDeleted ? "deleted" : isFault ? "fault" : !changes.isEmpty ? "updated" : "saved"
+        return "\(objectID) (\(state))"
+    }
+
+    // MARK: - Internals
+
+    func property(_ key: String) -> Property? {
+        guard let model = context?.model else { return entity.property(named: key) }
+        return entity.property(named: key, in: model)
+    }
+
+    func liveContext() throws -> Context {
+        guard let context else { throw ContextError.objectNotInContext(objectID) }
+        return context
+    }
+
+    /// The current value: the unsaved one, else the saved one (loaded on demand).
+    func current(_ property: Property) throws -> PropertyValue {
+        if let changed = changes[property.name] { return changed }
+        return try saved(property)
+    }
+
+    /// The saved value, loading the row or the relationship if needed.
+    func saved(_ property: Property) throws -> PropertyValue {
+        if let known = committed[property.name] { return known }
+        switch property {
+        case .attribute(let a):
+            if !rowLoaded && !isInserted, let context { try context.fireFault(self) }
+            if let known = committed[a.name] { return known }
+            return .attribute(.null)
+        case .relationship(let r):
+            guard let context, !isInserted || !objectID.isTemporary else { return r.isToMany ? .toMany([]) : .toOne(nil) }
+            let loaded = try context.loadRelationship(r, of: self)
+            committed[r.name] = loaded
+            return loaded
+        case .fetchedProperty:
+            return .attribute(.null)
+        }
+    }
+
+    func value(of v: PropertyValue) -> Value {
+        switch v {
+        case .attribute(let value): return value
+        case .toOne(nil): return .null
+        case .toOne(let id?):
+            guard let context else { return .null }
+            return .object(ObjectReference(context.object(with: id)))
+        case .toMany(let ids):
+            guard let context else { return .array([]) }
+            return .array(ids.map { .object(ObjectReference(context.object(with: $0))) })
+        }
+    }
+}
+
+/// The objects of one batch of a batched fetch: the first fault touched loads them all.
+final class FaultBatch {
+    var ids: [ObjectID]
+    init(ids: [ObjectID]) { self.ids = ids }
+}
+
+/// Misuse of a context or its objects (validation failures are `ValidationError`).
+public enum ContextError: Error, Equatable, CustomStringConvertible {
+    case unknownEntity(String, suggestion: String?)
+    case abstractEntity(String)
+    case unknownKey(String, entity: String, suggestion: String?)
+    case notAManagedObject(key: String)
+    case toManyNeedsAddOrRemove(key: String, entity: String)
+    case wrongEntity(key: String, expected: String, got: String)
+    case objectNotInContext(ObjectID)
+    case otherContext(ObjectID)
+    case fetchError(String)
+
+    public var description: String {
+        switch self {
+        case .unknownEntity(let e, let s): return "unknown entity '\(e)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
+        case .abstractEntity(let e): return "entity '\(e)' is abstract: insert one of its sub-entities"
+        case .unknownKey(let k, let e, let s): return "\(e) has no attribute or relationship '\(k)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
+        case .notAManagedObject(let k): return "'\(k)' is a relationship: its value must be a managed object or nil"
+        case .toManyNeedsAddOrRemove(let k, let e): return "\(e).\(k) is to-many: use add(_:to:) and remove(_:from:)"
+        case .wrongEntity(let k, let expected, let got): return "'\(k)' holds \(expected) objects, not \(got)"
+        case .objectNotInContext(let id): return "\(id) is not in a context (it was reset, rolled back or its deletion saved)"
+        case .otherContext(let id): return "\(id) belongs to another context; pass its objectID and use object(with:)"
+        case .fetchError(let message): return message
+        }
+    }
+}
+
+extension ObjectID {
+    /// Temporary IDs (an unsaved object's) have negative primary keys; the
+    /// store hands out only positive ones, so the two never collide.
+    public var isTemporary: Bool { primaryKey < 0 }
+}

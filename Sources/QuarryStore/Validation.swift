@@ -1,0 +1,252 @@
+// Validation before a save: every pending object is checked against its
+// entity — required values, types (and integer widths), minimum and maximum
+// (lengths for strings and binary data, instants for dates), regular
+// expressions, required to-one relationships and to-many counts, uniqueness
+// constraints (among the pending objects and against the store), and Deny
+// delete rules. Every failure is collected, so one save reports them all.
+//
+// Core Data rules followed here, some surprising:
+// - Only inserted and updated objects are validated; a deleted object is
+//   checked only for Deny (Core Data's validateForDelete).
+// - String lengths are counted in UTF-16 code units, as NSString's `length`
+//   (so "😀" has length 2).
+// - An optional to-many relationship may be empty whatever its minimum
+//   count; the minimum applies once it holds anything.
+// - A regular expression must match the whole string (MATCHES semantics);
+//   nil is not checked against it (optionality decides about nil).
+// - Uniqueness constraints treat nil as distinct from everything, as SQLite's
+//   UNIQUE index does (and Core Data's constraints on SQLite stores).
+import Foundation
+
+/// Why a property of an object is invalid.
+public enum ValidationReason: Sendable, Equatable, CustomStringConvertible {
+    case required
+    case typeMismatch(expected: String, got: String)
+    case tooSmall(minimum: Value)
+    case tooLarge(maximum: Value)
+    case tooShort(minimumLength: Int, length: Int)
+    case tooLong(maximumLength: Int, length: Int)
+    case patternMismatch(pattern: String)
+    case tooFewRelated(minimum: Int, count: Int)
+    case tooManyRelated(maximum: Int, count: Int)
+    /// Another object (saved, or pending in this save) has the same values.
+    case notUnique(properties: [String], conflicting: ObjectID)
+    /// Deleting the object is refused while the relationship holds objects.
+    case deleteDenied(related: Int)
+
+    public var description: String {
+        switch self {
+        case .required: return "is required"
+        case .typeMismatch(let e, let g): return "holds \(e), not \(g)"
+        case .tooSmall(let m): return "is less than the minimum \(Printer.format(m))"
+        case .tooLarge(let m): return "is greater than the maximum \(Printer.format(m))"
+        case .tooShort(let m, let n): return "has length \(n), shorter than the minimum \(m)"
+        case .tooLong(let m, let n): return "has length \(n), longer than the maximum \(m)"
+        case .patternMismatch(let p): return "does not match the pattern '\(p)'"
+        case .tooFewRelated(let m, let n): return "holds \(n) object\(n == 1 ? "" : "s"), fewer than the minimum \(m)"
+        case .tooManyRelated(let m, let n): return "holds \(n) objects, more than the maximum \(m)"
+        case .notUnique(let ps, let other): return "(\(ps.joined(separator: ", "))) is already used by \(other)"
+        case .deleteDenied(let n): return "has the Deny rule and still holds \(n) object\(n == 1 ? "" : "s")"
+        }
+    }
+}
+
+/// One invalid property of one object.
+public struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
+    public var entity: String
+    public var objectID: ObjectID
+    public var property: String
+    public var reason: ValidationReason
+
+    public var description: String { "\(entity).\(property) of \(objectID) \(reason)" }
+}
+
+/// A save refused before anything was written: every failure found.
+public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var failures: [ValidationFailure]
+
+    public var description: String {
+        "save failed, nothing was written: " + (failures.count == 1 ? failures[0].description
+            : "\(failures.count) validation failures:\n" + failures.map { "  " + $0.description }.joined(separator: "\n"))
+    }
+}
+
+/// Checks the pending objects of a context.
+struct Validator {
+    let context: Context
+    var model: Model { context.model }
+
+    func validate(_ objects: [ManagedObject]) throws -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for object in objects where object.isDeleted && !object.isInserted {
+            failures += try denials(object)
+        }
+        let live = objects.filter { !$0.isDeleted }
+        for object in live {
+            failures += try properties(of: object)
+        }
+        failures += try uniqueness(live)
+        return failures
+    }
+
+    private func failure(_ object: ManagedObject, _ property: String, _ reason: ValidationReason) -> ValidationFailure {
+        ValidationFailure(entity: object.entity.name, objectID: object.objectID, property: property, reason: reason)
+    }
+
+    /// Deny: the relationship must hold no object that is not itself being deleted.
+    private func denials(_ object: ManagedObject) throws -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for r in object.entity.allRelationships(in: model) where r.deleteRule == .deny {
+            let remaining = try related(object, r).filter { context.registeredObject(for: $0)?.isDeleted != true }
+            if !remaining.isEmpty { failures.append(failure(object, r.name, .deleteDenied(related: remaining.count))) }
+        }
+        return failures
+    }
+
+    private func related(_ object: ManagedObject, _ r: Relationship) throws -> [ObjectID] {
+        switch try object.current(.relationship(r)) {
+        case .toOne(let id?): return [id]
+        case .toMany(let ids): return ids
+        default: return []
+        }
+    }
+
+    private func properties(of object: ManagedObject) throws -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for a in object.entity.allAttributes(in: model) where !a.isTransient && a.derivation == nil {
+            // Unchanged saved values were valid when saved; only check what changed.
+            guard object.isInserted || object.changes[a.name] != nil,
+                  case .attribute(let value) = try object.current(.attribute(a)) else { continue }
+            if let reason = check(value, a, entity: object.entity.name) { failures.append(failure(object, a.name, reason)) }
+        }
+        for r in object.entity.allRelationships(in: model) where !r.isTransient {
+            guard object.isInserted || object.changes[r.name] != nil else { continue }
+            let ids = try related(object, r).filter { context.registeredObject(for: $0)?.isDeleted != true }
+            if !r.isToMany {
+                if !r.isOptional && ids.isEmpty { failures.append(failure(object, r.name, .required)) }
+                continue
+            }
+            if ids.isEmpty && r.isOptional { continue }
+            if ids.count < r.minCount || (ids.isEmpty && !r.isOptional) {
+                failures.append(failure(object, r.name, .tooFewRelated(minimum: max(r.minCount, 1), count: ids.count)))
+            } else if let maximum = r.maxCount, ids.count > maximum {
+                failures.append(failure(object, r.name, .tooManyRelated(maximum: maximum, count: ids.count)))
+            }
+        }
+        return failures
+    }
+
+    /// The first thing wrong with an attribute's value, if any.
+    func check(_ value: Value, _ a: Attribute, entity: String) -> ValidationReason? {
+        if value.isNull { return a.isOptional ? nil : .required }
+        let stored: Value
+        do {
+            stored = try StoreValues.storable(value, for: a, entity: entity)
+        } catch {
+            return .typeMismatch(expected: a.type.rawValue, got: value.typeName)
+        }
+        if let range = a.type.integerRange, case .int(let i) = stored, !range.contains(i) {
+            return i < range.lowerBound ? .tooSmall(minimum: .int(range.lowerBound)) : .tooLarge(maximum: .int(range.upperBound))
+        }
+        switch stored {
+        case .string(let s):
+            if let reason = length(s.utf16.count, a) { return reason }
+            if let pattern = a.regularExpression, !pattern.isEmpty {
+                let matches = (try? CompiledRegex(pattern, folding: Folding(caseInsensitive: false, diacriticInsensitive: false),
+                                                  timeLimit: 1, span: .synthesized).matches(s, span: .synthesized)) ?? false
+                if !matches { return .patternMismatch(pattern: pattern) }
+            }
+        case .data(let bytes):
+            if let reason = length(bytes.count, a) { return reason }
+        case .int, .double, .date:
+            let x = SortOrder.number(stored)
+            if let m = a.minimum, x < SortOrder.number(m) { return .tooSmall(minimum: m) }
+            if let m = a.maximum, x > SortOrder.number(m) { return .tooLarge(maximum: m) }
+        default:
+            break
+        }
+        return nil
+    }
+
+    private func length(_ n: Int, _ a: Attribute) -> ValidationReason? {
+        if case .int(let m)? = a.minimum, n < m { return .tooShort(minimumLength: Int(m), length: n) }
+        if case .int(let m)? = a.maximum, n > m { return .tooLong(maximumLength: Int(m), length: n) }
+        return nil
+    }
+
+    /// Uniqueness constraints: no two live objects, pending or saved, may
+    /// share the constrained values. A saved row only conflicts if this
+    /// context is not deleting it or changing those values.
+    private func uniqueness(_ objects: [ManagedObject]) throws -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        let mapping = context.store.mapping
+        for object in objects {
+            let entity = object.entity
+            for constraint in ([entity] + entity.ancestors(in: model)).flatMap(\.uniquenessConstraints) {
+                let names = constraint.properties
+                guard object.isInserted || names.contains(where: { object.changes[$0] != nil }) else { continue }
+                guard let key = try uniqueKey(object, names) else { continue }
+                // Among the pending objects (the earlier one wins).
+                if let other = objects.first(where: { $0 !== object && $0.entity.isKind(of: StoreMappingRoot.root(entity, model), in: model)
+                                                      && Self.insertionOrder($0, object) && (try? uniqueKey($0, names)) == key }) {
+                    failures.append(failure(object, names.joined(separator: ","), .notUnique(properties: names, conflicting: other.objectID)))
+                    continue
+                }
+                // Against the store.
+                guard let table = mapping.table(for: entity.name) else { continue }
+                var conditions: [String] = []
+                for name in names {
+                    if let column = mapping.column(for: name, of: entity.name) ?? foreignKeyColumn(name, entity.name, mapping) {
+                        conditions.append("\(SQLIdentifier.quoted(column)) = ?")
+                    }
+                }
+                guard conditions.count == names.count else { continue }
+                let rows = try context.store.connection.query(
+                    "SELECT \"_pk\", \"_entity\" FROM \(SQLIdentifier.quoted(table)) WHERE \(conditions.joined(separator: " AND ")) AND \"_pk\" != ?",
+                    key + [.int(object.objectID.primaryKey)])
+                for row in rows {
+                    guard case .int(let pk) = row[0], case .string(let e) = row[1] else { continue }
+                    let id = ObjectID(entity: e, primaryKey: pk)
+                    if let registered = context.registeredObject(for: id), registered.hasChanges,
+                       registered.isDeleted || names.contains(where: { registered.changes[$0] != nil }) { continue }
+                    failures.append(failure(object, names.joined(separator: ","), .notUnique(properties: names, conflicting: id)))
+                    break
+                }
+            }
+        }
+        return failures
+    }
+
+    /// The stored form of the constrained values; nil when any is nil.
+    private func uniqueKey(_ object: ManagedObject, _ names: [String]) throws -> [Value]? {
+        var key: [Value] = []
+        for name in names {
+            switch (object.entity.property(named: name, in: model), try object.property(name).map(object.current)) {
+            case (.attribute(let a)?, .attribute(let v)?):
+                guard !v.isNull, let stored = try? StoreValues.storable(v, for: a, entity: object.entity.name) else { return nil }
+                key.append(stored)
+            case (.relationship?, .toOne(let id?)?):
+                key.append(.int(id.primaryKey))
+            default:
+                return nil
+            }
+        }
+        return key
+    }
+
+    private func foreignKeyColumn(_ name: String, _ entity: String, _ mapping: StoreMapping) -> String? {
+        if case .foreignKey(let column)? = mapping.storage(of: name, of: entity) { return column }
+        return nil
+    }
+
+    private static func insertionOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
+        Context.insertionOrder(a.objectID, b.objectID)
+    }
+}
+
+/// The root of an entity's hierarchy (one table, one constraint space).
+enum StoreMappingRoot {
+    static func root(_ entity: Entity, _ model: Model) -> String {
+        entity.ancestors(in: model).last?.name ?? entity.name
+    }
+}
