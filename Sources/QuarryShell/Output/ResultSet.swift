@@ -28,6 +28,9 @@ public enum StatementOutput: Sendable, Equatable {
     case rows(ResultSet)
     case sections(columns: [String], [ResultSection])
     case text(String)
+    /// A write's outcome: a sentence in the text modes, a row in the data
+    /// modes (json, ndjson, csv), so scripts can read counts.
+    case status(String, ResultSet)
     case none
 }
 
@@ -61,6 +64,8 @@ extension OutputFormatter {
         case .rows(let r): return format(r)
         case .sections(let columns, let s): return format(sections: s, columns: columns)
         case .text(let t): return t.isEmpty || t.hasSuffix("\n") ? t : t + "\n"
+        case .status(let sentence, let rows): return self is TableFormatter || self is LineFormatter || self is MarkdownFormatter
+            ? sentence + "\n" : format(rows)
         case .none: return ""
         }
     }

@@ -98,7 +98,7 @@ extension ShellSession {
             lines.append("then: delete rules (deny, cascade, nullify) in one transaction")
         case .insert:
             lines.append("runs: one INSERT in a transaction")
-        case .eval, .set:
+        case .eval, .evalPredicate, .set:
             lines.append("runs: in memory, no store")
         case .explain(let inner):
             return try explainText(inner)

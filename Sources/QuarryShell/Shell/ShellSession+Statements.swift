@@ -23,14 +23,19 @@ extension ShellSession {
             return .rows(ResultSet(columns: ["count"], rows: [[.int(Int64(n))]]))
         case .eval(let e):
             return .rows(ResultSet(columns: [Printer.format(e)], rows: [[try constant(e)]]))
+        case .evalPredicate(let p):
+            let value: Bool
+            do { value = try Evaluator.compile(p.substituting(variables)).evaluate(.null, variables: variables) } catch { throw ShellError(error) }
+            return .rows(ResultSet(columns: [Printer.format(p)], rows: [[.bool(value)]]))
         case .insert(let name, let values):
-            return .rows(try insert(name, values))
+            let rows = try insert(name, values)
+            return .status("inserted \(CellText.text(rows.rows[0][0]))", rows)
         case .update(let name, let assignments, let predicate):
             let n = try batchUpdate(name, assignments, predicate)
-            return .rows(ResultSet(columns: ["updated"], rows: [[.int(Int64(n))]]))
+            return .status("updated \(n) object\(n == 1 ? "" : "s")", ResultSet(columns: ["updated"], rows: [[.int(Int64(n))]]))
         case .delete(let name, let predicate):
             let n = try batchDelete(name, predicate)
-            return .rows(ResultSet(columns: ["deleted"], rows: [[.int(Int64(n))]]))
+            return .status("deleted \(n) object\(n == 1 ? "" : "s")", ResultSet(columns: ["deleted"], rows: [[.int(Int64(n))]]))
         case .sections(let name, let keyPath, let predicate, let sort):
             return try sections(name, keyPath, predicate, sort)
         case .set(let name, let value):

@@ -27,6 +27,8 @@ extension Statement {
             return .object([("statement", .string("COUNT")), ("entity", .string(e.text)), ("where", optional(p))])
         case .eval(let e):
             return .object([("statement", .string("EVAL")), ("expression", e.json)])
+        case .evalPredicate(let p):
+            return .object([("statement", .string("EVAL")), ("predicate", p.json)])
         case .insert(let e, let values):
             return .object([("statement", .string("INSERT")), ("entity", .string(e.text)),
                             ("values", .object(values.map { ($0.key.text, $0.value.json) }))])

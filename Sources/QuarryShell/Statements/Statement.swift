@@ -45,8 +45,10 @@ public indirect enum Statement: Sendable, Equatable {
     case fetch(FetchStatement)
     case count(entity: Name, predicate: Predicate?)
     case eval(Expression)
-    /// `INSERT Entity {key: value, ...}`; to-one values are object IDs
-    /// written as `Entity/pk` strings or predicates? No: values are expressions.
+    /// `EVAL` of a predicate (`EVAL 'Zoë' ==[cd] 'zoe'`): true or false.
+    case evalPredicate(Predicate)
+    /// `INSERT Entity {key: value, ...}`; a to-one relationship takes the
+    /// destination's primary key or its ID as a string (`'Department/3'`).
     case insert(entity: Name, values: [(key: Name, value: Expression)])
     case update(entity: Name, assignments: [(key: Name, value: Expression)], predicate: Predicate?)
     case delete(entity: Name, predicate: Predicate?)
@@ -59,6 +61,7 @@ public indirect enum Statement: Sendable, Equatable {
         case (.fetch(let x), .fetch(let y)): return x == y
         case (.count(let e1, let p1), .count(let e2, let p2)): return e1 == e2 && p1 == p2
         case (.eval(let x), .eval(let y)): return x == y
+        case (.evalPredicate(let x), .evalPredicate(let y)): return x == y
         case (.insert(let e1, let v1), .insert(let e2, let v2)):
             return e1 == e2 && v1.map(\.key) == v2.map(\.key) && v1.map(\.value) == v2.map(\.value)
         case (.update(let e1, let a1, let p1), .update(let e2, let a2, let p2)):
@@ -77,7 +80,7 @@ public indirect enum Statement: Sendable, Equatable {
         switch self {
         case .fetch: return "FETCH"
         case .count: return "COUNT"
-        case .eval: return "EVAL"
+        case .eval, .evalPredicate: return "EVAL"
         case .insert: return "INSERT"
         case .update: return "UPDATE"
         case .delete: return "DELETE"

@@ -40,7 +40,15 @@ public struct StatementParser {
             return .count(entity: entity, predicate: try clauses["WHERE"].map { c throws(ShellError) in try predicate(c) })
         case "EVAL":
             guard a + 1 < b else { throw ShellError(.emptyClause, "expected an expression after EVAL", at: end(of: a)) }
-            return .eval(try expression(a + 1, b))
+            // An expression, or else a predicate; the error shown is the
+            // expression's unless only a predicate reading gets further.
+            do throws(ShellError) { return .eval(try expression(a + 1, b)) } catch {
+                if error.code == DiagnosticCode.unexpectedTrailingInput.rawValue || error.code == DiagnosticCode.expectedValue.rawValue,
+                   let p = try? Parser.parsePredicate(masked(a + 1, b), arguments: []) {
+                    return .evalPredicate(p)
+                }
+                throw error
+            }
         case "INSERT": return try insert(from: a + 1, to: b)
         case "UPDATE": return try update(from: a + 1, to: b)
         case "DELETE":

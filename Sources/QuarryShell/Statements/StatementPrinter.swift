@@ -28,6 +28,7 @@ public enum StatementPrinter {
             return s
         case .count(let e, let p): return "COUNT \(e.text)" + whereClause(p)
         case .eval(let e): return "EVAL " + Printer.format(e)
+        case .evalPredicate(let p): return "EVAL " + Printer.format(p)
         case .insert(let e, let values):
             return "INSERT \(e.text) {" + values.map { "\($0.key.text): \(Printer.format($0.value))" }.joined(separator: ", ") + "}"
         case .update(let e, let assignments, let p):
