@@ -12,4 +12,8 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(entity)/\(primaryKey)" }
+
+    // Keys are unique within a table and entities are few: hashing the key
+    // alone is enough and spares hashing a string for every row of a fetch.
+    public func hash(into hasher: inout Hasher) { hasher.combine(primaryKey) }
 }

@@ -45,7 +45,8 @@ extension SQLiteStore {
     /// returns how many objects of `entity` were deleted.
     @discardableResult
     public func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?) throws -> Int {
-        try connection.transaction {
+        if let direct = try directDelete(entity: entity, predicate: predicate) { return direct }
+        return try connection.transaction {
             try connection.execute(#"CREATE TEMP TABLE IF NOT EXISTS "_quarry_delete" ("entity" TEXT NOT NULL, "pk" INTEGER NOT NULL, PRIMARY KEY ("entity", "pk"))"#)
             try connection.execute(#"DELETE FROM temp."_quarry_delete""#)
             if let keys = try SQLPlanner.planKeys(entity: entity, predicate: predicate, mapping: mapping, now: now()) {
@@ -73,6 +74,42 @@ extension SQLiteStore {
             try connection.execute(#"DELETE FROM temp."_quarry_delete""#)
             registeredObjects.removeAll()
             return requested
+        }
+    }
+
+    /// The fast path: when no delete rule of the rows' entities reaches
+    /// another table (own foreign keys, or join rows to drop), no foreign key
+    /// elsewhere points at the table, and the predicate runs wholly in SQL
+    /// without joins, one DELETE does it — as fast as a hand-written one.
+    private func directDelete(entity: String, predicate: QuarrySyntax.Predicate?) throws -> Int? {
+        guard let table = mapping.table(for: entity),
+              let keys = try SQLPlanner.planKeys(entity: entity, predicate: predicate, mapping: mapping, now: now()) else { return nil }
+        let whereRange = keys.sql.range(of: " WHERE ")
+        let from = whereRange.map { String(keys.sql[..<$0.lowerBound]) } ?? keys.sql
+        guard !from.contains(" JOIN ") else { return nil }
+        var joinRows: [(String, String)] = []
+        for e in model.entities where mapping.table(for: e.name) == table {
+            for r in e.allRelationships(in: model) where !r.isTransient {
+                switch (mapping.storage(of: r.name, of: e.name), r.deleteRule) {
+                case (.foreignKey?, .nullify), (.foreignKey?, .noAction): continue
+                case (.joinTable(let jt, let source, _)?, .nullify): joinRows.append((jt, source))
+                default: return nil
+                }
+            }
+        }
+        for source in model.entities {
+            for r in source.relationships {
+                if case .foreignKey? = mapping.storage(of: r.name, of: source.name), mapping.table(for: r.destination) == table { return nil }
+            }
+        }
+        let condition = whereRange.map { SQLFragment(String(keys.sql[$0.lowerBound...]), keys.arguments) } ?? SQLFragment("")
+        return try connection.transaction {
+            for (jt, source) in joinRows {
+                try connection.execute("DELETE FROM \(SQLIdentifier.quoted(jt)) WHERE \(SQLIdentifier.quoted(source)) IN (SELECT t0.\"_pk\" FROM \(SQLIdentifier.quoted(table)) AS t0" + condition.sql + ")", condition.arguments)
+            }
+            try connection.execute("DELETE FROM \(SQLIdentifier.quoted(table)) AS t0" + condition.sql, condition.arguments)
+            registeredObjects.removeAll()
+            return connection.changes
         }
     }
 

@@ -57,6 +57,10 @@ extension SQLiteStore {
             case .toOne: kinds.append(.int)
             }
         }
+        let layout = ObjectLayout(names: columns.map { c in
+            if case .toOne = c.kind { return "_fk_" + c.name }
+            return c.name
+        })
         var objects: [StoredObject] = []
         try connection.forEachRow(sql.sql, sql.arguments, as: kinds) { row in
             guard case .int(let pk) = row[0], case .string(let entity) = row[1] else { return }
@@ -65,17 +69,10 @@ extension SQLiteStore {
                 objects.append(existing)
                 return
             }
-            var values: [String: Value] = [:]
-            values.reserveCapacity(columns.count)
-            for (i, c) in columns.enumerated() {
-                let v = row[i + 2]
-                if case .toOne = c.kind {
-                    values["_fk_" + c.name] = v
-                } else {
-                    values[c.name] = v
-                }
-            }
-            let object = StoredObject(id: id, values: values, store: self)
+            var storage = ContiguousArray<Value>()
+            storage.reserveCapacity(columns.count)
+            for i in 0..<columns.count { storage.append(row[i + 2]) }
+            let object = StoredObject(id: id, layout: layout, storage: storage, store: self)
             register(object)
             objects.append(object)
         }

@@ -22,7 +22,7 @@ extension SQLiteStore {
         var arguments: [Value] = []
         switch mapping.storage(of: r.name, of: object.entity) {
         case .foreignKey?:
-            guard case .int(let target)? = object.values["_fk_" + r.name] else { return .null }
+            guard case .int(let target)? = object.foreignKey(r.name) else { return .null }
             sql = "\(select) FROM \(t) t0 WHERE t0.\"_pk\" = ?"
             arguments = [.int(target)]
         case .inverseForeignKey(let column)?:

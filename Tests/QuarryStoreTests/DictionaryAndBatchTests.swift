@@ -126,6 +126,8 @@ struct BatchTests {
         #expect(n > 0)
         #expect(try store.count(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary > 150000"))) == 0)
         #expect(try store.count(FetchRequest(entity: "Department")) == 8)
+        let dangling = try store.connection.query(#"SELECT COUNT(*) FROM "_Employee_projects" WHERE "source" NOT IN (SELECT "_pk" FROM "Employee")"#)
+        #expect(dangling.first?.first == .int(0))
     }
 
     static let denyModel = """
