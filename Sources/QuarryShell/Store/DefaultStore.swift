@@ -48,6 +48,7 @@ fetchRequests:
   wellPaid: { entity: Employee, predicate: "salary > 100000" }
   inDepartment: { entity: Employee, predicate: "department.name == $name" }
   onBigProjects: { entity: Employee, predicate: "ANY projects.budget > $minimum" }
+
 """#
 
     static let departments = ["Engineering", "Sales", "Marketing", "Finance", "Support", "Legal", "Research",

@@ -1,0 +1,79 @@
+// The statement grammar: each statement form parses to the tree it should,
+// prints back canonically, and the printed text parses to the same tree;
+// the splitter and the REPL's "needs more input" rule.
+import Testing
+@testable import QuarryShell
+
+@Suite("Statement parser")
+struct StatementParserTests {
+    /// (statement, canonical print)
+    static let canonical: [(String, String)] = [
+        ("fetch Employee", "FETCH Employee"),
+        ("FETCH DISTINCT Employee PROPERTIES department.name", "FETCH DISTINCT Employee PROPERTIES department.name"),
+        ("FETCH Employee WHERE department.name == 'Sales' AND salary > 50000 SORT BY department.name DESC, name LIMIT 30 OFFSET 10",
+         "FETCH Employee WHERE department.name == \"Sales\" AND salary > 50000 SORT BY department.name DESC, name LIMIT 30 OFFSET 10"),
+        ("FETCH Department PROPERTIES name, count:(employees) AS headcount, average:(employees.salary) AS avg SORT BY name",
+         "FETCH Department PROPERTIES name, count:(employees) AS headcount, average:(employees.salary) AS avg SORT BY name"),
+        ("FETCH Employee PROPERTIES department.name AS dept, average:(salary) AS avg GROUP BY department.name HAVING avg > 50000",
+         "FETCH Employee PROPERTIES department.name AS dept, average:(salary) AS avg GROUP BY department.name HAVING avg > 50000"),
+        ("FETCH Employee ORDER BY name ASC BATCH 20", "FETCH Employee SORT BY name BATCH 20"),
+        ("COUNT Employee WHERE name BEGINSWITH[cd] 'jo'", "COUNT Employee WHERE name BEGINSWITH[cd] \"jo\""),
+        ("EVAL average:({1, 2, 3, 4}) * 2", "EVAL average:({1, 2, 3, 4}) * 2"),
+        ("EVAL 1 < 2", "EVAL 1 < 2"),
+        ("INSERT Task {task: 'Write report', date: now(), done: NO}", "INSERT Task {task: \"Write report\", date: now(), done: NO}"),
+        ("INSERT INTO Task {'task': 'x'}", "INSERT Task {task: \"x\"}"),
+        ("UPDATE Task SET done = YES WHERE done == NO", "UPDATE Task SET done = YES WHERE done == NO"),
+        ("DELETE FROM Task WHERE done == YES", "DELETE Task WHERE done == YES"),
+        ("SECTIONS Employee BY department.name SORT BY department.name, name",
+         "SECTIONS Employee BY department.name SORT BY department.name, name"),
+        ("SET $minimum = 50000", "SET $minimum = 50000"),
+        ("EXPLAIN FETCH Employee WHERE ANY projects.budget > $minimum", "EXPLAIN FETCH Employee WHERE ANY projects.budget > $minimum"),
+        ("FETCH Employee WHERE SUBQUERY(projects, $p, $p.budget > 1 AND $p.name != 'where').@count > 0",
+         "FETCH Employee WHERE SUBQUERY(projects, $p, $p.budget > 1 AND $p.name != \"where\").@count > 0"),
+    ]
+
+    @Test(arguments: canonical)
+    func printsCanonically(text: String, printed: String) throws {
+        let statement = try StatementParser.parse(text)
+        #expect(StatementPrinter.format(statement) == printed)
+        #expect(try StatementParser.parse(printed) == statement)
+    }
+
+    @Test func splitterKeepsOffsetsAndSkipsComments() {
+        let source = SourceText("COUNT A; -- note; here\n.mode json\nFETCH B WHERE s == 'a;b' -- x\n;")
+        let items = ScriptSplitter.split(source)
+        #expect(items.map(\.kind) == [.statement, .dotCommand, .statement])
+        #expect(items[0].text == "COUNT A")
+        #expect(items[1].text == ".mode json")
+        #expect(items[2].text == "FETCH B WHERE s == 'a;b'     \n")
+        #expect(items[2].offset == 34)
+    }
+
+    static let continuation: [(String, Bool)] = [
+        ("FETCH Employee", false), ("FETCH Employee WHERE", true), ("FETCH Employee WHERE (a > 1", true),
+        ("FETCH Employee WHERE name == 'x", true), ("COUNT Employee WHERE a > 1 AND", true), ("COUNT Employee;", false),
+        ("FETCH Department PROPERTIES name,", true), ("EVAL 1 +", true), ("EVAL {1, 2}", false),
+    ]
+
+    @Test(arguments: continuation)
+    func needsMoreInput(text: String, more: Bool) {
+        #expect(ScriptSplitter.needsMoreInput(text) == more)
+    }
+
+    static let completions: [(String, String, [String])] = [
+        ("FET", "FET", ["FETCH"]),
+        ("fet", "fet", ["fetch"]),
+        ("FETCH Emp", "Emp", ["Employee"]),
+        ("FETCH Employee WHERE department.na", "department.na", ["department.name"]),
+        ("FETCH Employee WHERE department.employees.sal", "department.employees.sal", ["department.employees.salary"]),
+        ("FETCH Employee WHERE sal", "sal", ["salary"]),
+        (".sc", ".sc", [".schema"]),
+        ("EVAL $mi", "$mi", ["$minimum"]),
+    ]
+
+    @Test(arguments: completions)
+    func completes(line: String, word: String, expected: [String]) throws {
+        let model = try DefaultStore.model()
+        #expect(Completion.candidates(line: line, word: word, model: model, variables: ["minimum"]) == expected)
+    }
+}
