@@ -195,14 +195,11 @@ public final class Context {
         } else {
             let previous = try toOne(object, r)
             guard previous != member.objectID else { return }
-            // A one-to-one steals: the partner `object` had no longer points at it.
-            if let previous { detachReverse(self.object(with: previous), reverse, object) }
+            // `object` leaves its previous partner (in a one-to-one, the
+            // partner's to-one is cleared; otherwise it leaves a to-many).
+            if let previous { try detach(self.object(with: previous), reverse, object) }
             setPrimitive(object, r.name, .toOne(member.objectID))
         }
-    }
-
-    private func detachReverse(_ object: ManagedObject, _ r: Relationship, _ member: ManagedObject) {
-        if !r.isToMany, (try? toOne(object, r)) == member.objectID { setPrimitive(object, r.name, .toOne(nil)) }
     }
 
     /// Makes `object.r` no longer include `member`.

@@ -102,6 +102,9 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
         let context = try liveContext()
         switch property(key) {
         case .attribute(let a)?:
+            // Load the saved values first (Core Data fires the fault here too),
+            // so that setting a value back to the saved one is no change.
+            if isFault { try context.fireFault(self) }
             context.groupUndo { context.setPrimitive(self, a.name, .attribute(value)) }
         case .relationship(let r)? where !r.isToMany:
             switch value {
