@@ -1,9 +1,9 @@
 // Saving: pending deletes are propagated (Cascade, Nullify), every pending
 // object is validated — all failures gathered, none written —, then the whole
 // change set is written in ONE transaction: rows of inserted objects first
-// (which turns their temporary IDs into primary keys), then attribute and
-// foreign-key updates and join-table rows, then deletes with the keys and
-// join rows that pointed at the deleted rows. Nothing in the context changes
+// — deletes (with the keys and join rows that pointed at the deleted rows),
+// attribute updates, inserts (which turn temporary IDs into primary keys),
+// then foreign keys and join-table rows. Nothing in the context changes
 // until COMMIT has succeeded, so a failed save — validation or SQL — leaves
 // both the file and the context's pending state as they were.
 //
@@ -74,10 +74,14 @@ extension Context {
         let deleted = objects.filter { $0.isDeleted && !$0.isInserted }
         var permanent: [ObjectID: ObjectID] = [:]
         try store.connection.transaction {
+            // Deletes, then updates, then inserts: a UNIQUE value that this
+            // save frees (by deleting or renaming a row) can be reused by a
+            // new row. Relationships last, once every row has its key.
             let writer = ContextWriter(context: self)
-            for object in inserted { permanent[object.objectID] = try writer.insertRow(object) }
-            for object in inserted + updated { try writer.writeChanges(object, permanentIDs: permanent) }
             try writer.deleteRows(deleted)
+            for object in updated { try writer.writeAttributes(object) }
+            for object in inserted { permanent[object.objectID] = try writer.insertRow(object) }
+            for object in inserted + updated { try writer.writeRelationships(object, permanentIDs: permanent) }
         }
         finishSave(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent,
                    dropped: objects.filter { $0.isInserted && $0.isDeleted })
@@ -157,10 +161,29 @@ struct ContextWriter {
         return ObjectID(entity: name, primaryKey: store.connection.lastInsertRowID)
     }
 
-    /// UPDATEs changed attributes and owned foreign keys; adds and removes
-    /// join rows. Keys stored on the other side are written from that side
-    /// (inverses are kept consistent in memory, so it has the change too).
-    func writeChanges(_ object: ManagedObject, permanentIDs: [ObjectID: ObjectID]) throws {
+    /// UPDATEs the changed attributes of a saved object.
+    func writeAttributes(_ object: ManagedObject) throws {
+        let name = object.entity.name
+        var assignments: [String] = []
+        var arguments: [Value] = []
+        for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) {
+            guard case .attribute(let a)? = object.entity.property(named: property, in: model), !a.isTransient,
+                  case .attribute(let v) = value, let column = mapping.column(for: a.name, of: name) else { continue }
+            assignments.append("\(SQLIdentifier.quoted(column)) = ?")
+            arguments.append(try StoreValues.storable(v, for: a, entity: name))
+        }
+        try update(object, assignments, arguments + [.int(object.objectID.primaryKey)])
+    }
+
+    private func update(_ object: ManagedObject, _ assignments: [String], _ arguments: [Value]) throws {
+        guard !assignments.isEmpty, let table = mapping.table(for: object.entity.name) else { return }
+        try store.connection.execute("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ?", arguments)
+    }
+
+    /// UPDATEs owned foreign keys; adds and removes join rows. Keys stored on
+    /// the other side are written from that side (inverses are kept
+    /// consistent in memory, so it has the change too).
+    func writeRelationships(_ object: ManagedObject, permanentIDs: [ObjectID: ObjectID]) throws {
         let name = object.entity.name
         let pk = (permanentIDs[object.objectID] ?? object.objectID).primaryKey
         // An unsaved object deleted before this save has no row: links to it are dropped.
@@ -171,17 +194,12 @@ struct ContextWriter {
         var assignments: [String] = []
         var arguments: [Value] = []
         for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) {
-            switch (object.entity.property(named: property, in: model), value) {
-            case (.attribute(let a)?, .attribute(let v)):
-                guard !object.isInserted, !a.isTransient, let column = mapping.column(for: a.name, of: name) else { continue }
-                assignments.append("\(SQLIdentifier.quoted(column)) = ?")
-                arguments.append(try StoreValues.storable(v, for: a, entity: name))
-            case (.relationship(let r)?, .toOne(let id)):
-                guard case .foreignKey(let column)? = mapping.storage(of: r.name, of: name) else { continue }
+            guard case .relationship(let r)? = object.entity.property(named: property, in: model) else { continue }
+            switch (mapping.storage(of: r.name, of: name), value) {
+            case (.foreignKey(let column)?, .toOne(let id)):
                 assignments.append("\(SQLIdentifier.quoted(column)) = ?")
                 arguments.append(id.flatMap(key).map { .int($0) } ?? .null)
-            case (.relationship(let r)?, .toMany(let ids)):
-                guard case .joinTable(let table, let source, let target)? = mapping.storage(of: r.name, of: name) else { continue }
+            case (.joinTable(let table, let source, let target)?, .toMany(let ids)):
                 var before: [ObjectID] = []
                 if case .toMany(let saved)? = object.committed[r.name] { before = saved }
                 let removed = Set(before).subtracting(ids), added = ids.filter { !before.contains($0) }
@@ -198,9 +216,7 @@ struct ContextWriter {
                 continue
             }
         }
-        guard !assignments.isEmpty, let table = mapping.table(for: name) else { return }
-        try store.connection.execute("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ?",
-                                     arguments + [.int(pk)])
+        try update(object, assignments, arguments + [.int(pk)])
     }
 
     /// DELETEs the rows, then clears foreign keys and join rows that still

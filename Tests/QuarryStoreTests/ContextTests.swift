@@ -205,7 +205,7 @@ func smallCompany() throws -> (SQLiteStore, [String: ObjectID]) {
 
 /// Every row of every table, as text: equal dumps mean an unchanged store.
 func dump(_ store: SQLiteStore) throws -> [String] {
-    let tables = try store.connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    let tables = try store.connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != '_quarry_metadata' ORDER BY name")
     var lines: [String] = []
     for case .string(let table)? in tables.map(\.first) {
         for row in try store.connection.query("SELECT * FROM \(SQLIdentifier.quoted(table)) ORDER BY 1, 2") {
