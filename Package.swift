@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "QuarrySQLite", targets: ["QuarrySQLite"]),
         .library(name: "QuarrySQL", targets: ["QuarrySQL"]),
         .library(name: "QuarryStore", targets: ["QuarryStore"]),
+        .library(name: "QuarryFixtures", targets: ["QuarryFixtures"]),
         .executable(name: "quarry", targets: ["quarry"]),
     ],
     dependencies: [
@@ -26,6 +27,7 @@ let package = Package(
         .target(name: "QuarryModel", dependencies: ["QuarrySyntax", .product(name: "Yams", package: "Yams")]),
         .target(name: "QuarrySQL", dependencies: ["QuarryModel", "QuarryEvaluation"]),
         .target(name: "QuarryStore", dependencies: ["QuarrySQL", "QuarrySQLite"]),
+        .target(name: "QuarryFixtures", dependencies: ["QuarryStore", .product(name: "Yams", package: "Yams")]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "QuarrySQLite", dependencies: ["CSQLite", "QuarryEvaluation"]),
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
@@ -44,6 +46,7 @@ let package = Package(
         .testTarget(name: "QuarrySQLiteTests", dependencies: ["QuarrySQLite"]),
         .testTarget(name: "QuarrySQLTests", dependencies: ["QuarrySQL"]),
         .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore"]),
+        .testTarget(name: "QuarryFixturesTests", dependencies: ["QuarryFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

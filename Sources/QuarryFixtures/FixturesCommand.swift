@@ -1,0 +1,93 @@
+// The logic of `quarry fixtures`, kept here so that the executable only
+// parses arguments and the tests can run the command without a process:
+//
+//     quarry fixtures --model PATH --out PATH [--count Entity=N]... [--seed N]
+//                     [--factories PATH] [--format sqlite|json|ndjson|csv|sql] [--edge-cases]
+//
+// Exit codes follow INTERFACES.md: 0 done, 64 bad usage (a `--count`
+// without `=`, an unknown format), 65 bad input (the model or factories
+// file, or counts the model's constraints cannot meet), 66 a file that
+// cannot be opened, 1 when writing fails. On a terminal, runs of 50,000
+// rows or more draw a progress bar on stderr; it never reaches a pipe.
+import Foundation
+
+public enum FixturesCommand {
+    /// What the command printed and its exit code.
+    public struct Outcome: Sendable, Equatable {
+        public var stdout: String
+        public var stderr: String
+        public var exitCode: Int32
+    }
+
+    /// Runs the command. `counts` are `Entity=N` strings as typed;
+    /// `progress` draws the bar on this process's stderr (pass
+    /// `isatty(2) != 0` from the executable).
+    public static func run(model modelPath: String, out: String, counts: [String] = [], seed: UInt64? = nil,
+                           factories factoriesPath: String? = nil, format: String? = nil, edgeCases: Bool = false,
+                           progress: Bool = false) -> Outcome {
+        var parsedCounts: [String: Int] = [:]
+        for item in counts {
+            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, let n = Int(parts[1].replacingOccurrences(of: "_", with: "")), n >= 0 else {
+                return Outcome(stdout: "", stderr: "error: --count takes Entity=N with N a whole number ≥ 0, found '\(item)'\n", exitCode: 64)
+            }
+            parsedCounts[parts[0]] = n
+        }
+        var fixtureFormat: FixtureFormat?
+        if let format {
+            guard let f = FixtureFormat(rawValue: format.lowercased()) else {
+                return Outcome(stdout: "", stderr: "error: unknown format '\(format)' (formats: \(FixtureFormat.allCases.map(\.rawValue).joined(separator: ", ")))\n",
+                               exitCode: 64)
+            }
+            fixtureFormat = f
+        } else if FixtureFormat(path: out) == nil {
+            return Outcome(stdout: "", stderr: "error: cannot tell the format from '\(out)'; add --format sqlite|json|ndjson|csv|sql\n", exitCode: 64)
+        }
+        let model: Model
+        do {
+            model = try ModelReader.read(from: modelPath)
+        } catch {
+            return Outcome(stdout: "", stderr: "\(error)\n", exitCode: error.kind == .unreadable ? 66 : 65)
+        }
+        do {
+            let factories = try factoriesPath.map { (path) throws(FixtureError) in try FactoriesReader.read(from: path) } ?? Factories()
+            let generator = try FixtureGenerator(model: model, factories: factories, seed: seed, counts: parsedCounts, edgeCases: edgeCases)
+            let bar = progress ? ProgressBar() : nil
+            if let bar { generator.progress = { bar.update($0) } }
+            let summary = try generator.write(to: out, format: fixtureFormat)
+            bar?.finish()
+            let perEntity = model.entityNames.compactMap { name in summary.objects[name].map { "\(name) \($0)" } }.joined(separator: ", ")
+            let text = "wrote \(summary.objectCount) objects (\(perEntity))"
+                + (summary.links > 0 ? " and \(summary.links) links" : "") + " to \(out), seed \(generator.seed)\n"
+            return Outcome(stdout: text, stderr: "", exitCode: 0)
+        } catch {
+            let code: Int32 = switch error.kind {
+            case .unreadable: 66
+            case .output: 1
+            default: 65
+            }
+            return Outcome(stdout: "", stderr: "\(error)\n", exitCode: code)
+        }
+    }
+}
+
+/// A one-line progress bar redrawn in place on stderr, at most ten times a second.
+final class ProgressBar: @unchecked Sendable {
+    private var last = Date.distantPast
+    private var drawn = false
+
+    func update(_ p: FixtureProgress) {
+        guard p.total >= 50_000, Date().timeIntervalSince(last) > 0.1 else { return }
+        last = Date()
+        let width = 30
+        let filled = p.total == 0 ? width : width * p.done / p.total
+        let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+            + "] \(100 * p.done / max(p.total, 1))% \(p.entity)\u{1B}[K"
+        FileHandle.standardError.write(Data(line.utf8))
+        drawn = true
+    }
+
+    func finish() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}
