@@ -118,8 +118,10 @@ extension Context {
         for object in inserted + updated {
             for (key, value) in object.changes { object.committed[key] = value }
             object.changes = [:]
+            // An updated object may still be a fault (only a relationship of it
+            // changed); an inserted one has every value in hand.
+            if object.isInserted { object.rowLoaded = true }
             object.isInserted = false
-            object.rowLoaded = true
         }
         for object in deleted + dropped {
             object.context = nil

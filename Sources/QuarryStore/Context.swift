@@ -106,6 +106,8 @@ public final class Context {
     public func delete(_ object: ManagedObject) throws {
         guard object.context === self else { throw ContextError.otherContext(object.objectID) }
         guard !object.isDeleted else { return }
+        // Its saved values are needed if the delete is undone after a save.
+        if object.isFault { try fireFault(object) }
         groupUndo { markDeleted(object) }
     }
 

@@ -156,6 +156,17 @@ struct ContextTests {
         #expect(fresh.object(with: ids["Ops"]!).objects(forKey: "employees").isEmpty)
     }
 
+    @Test func aFaultWhoseRelationshipChangedStillLoadsItsRowAfterSave() throws {
+        let (store, ids) = try smallCompany()
+        let context = Context(store: store)
+        let ops = context.object(with: ids["Ops"]!)
+        try context.object(with: ids["Ann"]!).setValue(ops, forKey: "department")
+        #expect(ops.isUpdated && ops.isFault)
+        try context.save()
+        #expect(ops["name"] == .string("Ops"))
+        #expect(names(ops.objects(forKey: "employees")) == ["Ann"])
+    }
+
     @Test func manyToManySavesJoinRows() throws {
         let (store, ids) = try smallCompany()
         let context = Context(store: store)
