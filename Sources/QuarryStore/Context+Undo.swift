@@ -11,7 +11,11 @@
 // the object dirty again with the old value), `rollback()` and `reset()`
 // clear it, and a new change clears the redo stack. Undoing a saved insert
 // deletes the object; undoing a saved delete re-inserts it under its old
-// primary key (the next save writes the row back with that key).
+// primary key (the next save writes the row back with that key; if SQLite
+// has meanwhile reused that key for a new row, that save fails and rolls back).
+// Known gap: the delete rules that an undone saved insert triggers are
+// applied by the next `processPendingChanges()` and recorded into the
+// latest undo group, not into the group that was undone.
 
 /// One recorded change.
 enum UndoStep {
