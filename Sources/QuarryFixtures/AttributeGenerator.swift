@@ -18,7 +18,9 @@ struct AttributeGenerator {
     let defaultRatio: Double
     let matcher: ValueMatcher?
     let unique: Bool
-    var seen: Set<UInt64> = []
+    /// Hashes of the values so far, shared by every entity of a hierarchy
+    /// when the constraint is inherited (they share one table and index).
+    var seen = SeenValues()
     /// Edge-case mode: values tried first, then mixed in with the source's.
     let edgeValues: [Value]
     /// Where the generator was configured, for errors (nil: the heuristic).
@@ -32,8 +34,10 @@ struct AttributeGenerator {
 
     static let attempts = 100
 
-    mutating func next(row: Int, count: Int, values: [Value], names: [String]) throws(FixtureError) -> Value {
-        if row < edgeValues.count, accept(edgeValues[row]) { return edgeValues[row] }
+    /// `retry`: the row is drawn again (a repeat of a constraint over
+    /// several attributes), so the edge value planned for it is skipped.
+    mutating func next(row: Int, count: Int, values: [Value], names: [String], retry: Bool = false) throws(FixtureError) -> Value {
+        if !retry, row < edgeValues.count, accept(edgeValues[row]) { return edgeValues[row] }
         if attribute.isOptional, random.chance(nullRatio) { return .null }
         if let d = attribute.defaultValue, defaultRatio > 0, random.chance(defaultRatio), let v = Self.normalized(d, attribute.type), accept(v) {
             return v
@@ -64,7 +68,7 @@ struct AttributeGenerator {
     /// Records `v` when uniqueness allows it (nulls are never repeats).
     mutating func accept(_ v: Value) -> Bool {
         guard unique, !v.isNull else { return true }
-        return seen.insert(ValueHash.of(v)).inserted
+        return seen.insert(ValueHash.of(v))
     }
 
     /// A free-text value made unique with a number ("Sales 2"), or an integer
@@ -124,6 +128,13 @@ struct AttributeGenerator {
     }
 }
 
+/// The hashes of the values a uniqueness constraint has seen.
+final class SeenValues {
+    private var hashes: Set<UInt64> = []
+    var count: Int { hashes.count }
+    func insert(_ hash: UInt64) -> Bool { hashes.insert(hash).inserted }
+}
+
 /// Whole-string regular-expression checks: Quarry's own matcher for the
 /// common subset, NSRegularExpression (ICU, as MATCHES) for the rest.
 struct ValueMatcher {
@@ -144,8 +155,11 @@ struct ValueMatcher {
     }
 
     func matches(_ s: String) -> Bool {
-        if let pattern { return pattern.matches(s) }
-        return regex!.firstMatch(in: s, range: NSRange(location: 0, length: s.utf16.count)) != nil
+        // Very long text goes to ICU: the small matcher recurses per group repetition.
+        if let pattern, s.utf8.count < 4_096 { return pattern.matches(s) }
+        let regex = regex ?? (try? NSRegularExpression(pattern: "\\A(?:" + source + ")\\z"))
+        guard let regex else { return false }
+        return regex.firstMatch(in: s, range: NSRange(location: 0, length: s.utf16.count)) != nil
     }
 }
 

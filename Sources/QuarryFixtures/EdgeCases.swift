@@ -67,10 +67,12 @@ enum EdgeCases {
             if let m = generator.matcher, case .string(let s) = v, !m.matches(s) { return false }
             return true
         }
-        return AttributeGenerator(attribute: a, label: generator.label, source: generator.source, random: generator.random,
-                                  nullRatio: generator.nullRatio, defaultRatio: generator.defaultRatio, matcher: generator.matcher,
-                                  unique: generator.unique, edgeValues: edges, location: generator.location,
-                                  adjustsLength: generator.adjustsLength)
+        var result = AttributeGenerator(attribute: a, label: generator.label, source: generator.source, random: generator.random,
+                                        nullRatio: generator.nullRatio, defaultRatio: generator.defaultRatio, matcher: generator.matcher,
+                                        unique: generator.unique, edgeValues: edges, location: generator.location,
+                                        adjustsLength: generator.adjustsLength)
+        result.seen = generator.seen
+        return result
     }
 }
 

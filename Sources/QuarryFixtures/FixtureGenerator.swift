@@ -173,7 +173,7 @@ public struct FixtureStream {
             var tries = 0
             while true {
                 let parts = plan.constraints[c].indexes.map { values[$0] }
-                if parts.contains(where: \.isNull) || plan.constraints[c].seen.insert(ValueHash.of(parts)).inserted { break }
+                if parts.contains(where: \.isNull) || plan.constraints[c].seen.insert(ValueHash.of(parts)) { break }
                 tries += 1
                 if tries > AttributeGenerator.attempts {
                     let names = plan.constraints[c].indexes.map { plan.properties[$0] }.joined(separator: ", ")
@@ -182,7 +182,7 @@ public struct FixtureStream {
                                        at: plan.countLocation)
                 }
                 for i in plan.constraints[c].indexes where i < plan.generators.count {
-                    values[i] = try plan.generators[i].next(row: row, count: plan.count, values: Array(values[..<i]), names: plan.properties)
+                    values[i] = try plan.generators[i].next(row: row, count: plan.count, values: Array(values[..<i]), names: plan.properties, retry: true)
                 }
             }
         }

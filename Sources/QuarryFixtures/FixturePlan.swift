@@ -19,7 +19,7 @@ final class EntityPlan {
     var generators: [AttributeGenerator] = []
     var wirings: [ToOneWiring] = []
     /// Uniqueness constraints over several attributes: their generator indexes.
-    var constraints: [(indexes: [Int], seen: Set<UInt64>)] = []
+    var constraints: [(indexes: [Int], seen: SeenValues)] = []
     let countLocation: FixtureLocation?
 
     init(entity: Entity, table: String, count: Int, firstKey: Int64, countLocation: FixtureLocation?) {
@@ -42,6 +42,9 @@ struct FixturePlan {
     var links: [LinkPlan] = []
     var counts: [String: Int] = [:]
     var countLocations: [String: FixtureLocation] = [:]
+    /// Uniqueness constraints' seen values, by declaring entity and properties:
+    /// an inherited constraint covers the whole table, so its set is shared.
+    let uniques = UniqueRegistry()
 
     /// 2024-01-01T00:00:00Z: dates are placed around a fixed instant, never "now".
     static let defaultReference = 725_846_400.0
@@ -154,14 +157,15 @@ struct FixturePlan {
         let factory = factory(entity.name)
         let entitySeed = SplitMix64.derive(seed, entity.name)
         // Unique alone, or together with others.
-        let constraints = entity.ancestors(in: model).flatMap(\.uniquenessConstraints) + entity.uniquenessConstraints
-        let single = Set(constraints.filter { $0.properties.count == 1 }.map { $0.properties[0] })
+        let single = Dictionary(declaredConstraints(of: entity).filter { $0.1.properties.count == 1 }.map { ($0.1.properties[0], $0.0) },
+                                uniquingKeysWith: { a, _ in a })
         var nameColumn: Int?
         for attribute in attributes {
             let index = plan.generators.count
             let spec = factory?.attributes[attribute.name]
             let compiler = GeneratorCompiler(plan: self, entity: entity, attribute: attribute, factory: spec, seed: SplitMix64.derive(entitySeed, attribute.name))
-            var generator = try compiler.generator(unique: single.contains(attribute.name), count: plan.count, nameColumn: nameColumn)
+            var generator = try compiler.generator(unique: single[attribute.name] != nil, count: plan.count, nameColumn: nameColumn)
+            if let owner = single[attribute.name] { generator.seen = uniques.set(owner + "#" + attribute.name) }
             if edgeCases { generator = EdgeCases.apply(to: generator, reference: reference) }
             if attribute.type == .string, nameColumn == nil, case .text(.personName, _) = generator.source { nameColumn = index }
             plan.generators.append(generator)
@@ -174,13 +178,26 @@ struct FixturePlan {
     /// the foreign keys are known). Rows that repeat one draw its attributes
     /// again, keeping the relationships' keys.
     func buildConstraints(_ plan: EntityPlan) {
-        let entity = plan.entity
-        let constraints = entity.ancestors(in: model).flatMap(\.uniquenessConstraints) + entity.uniquenessConstraints
-        for c in constraints where c.properties.count > 1 {
+        for (owner, c) in declaredConstraints(of: plan.entity) where c.properties.count > 1 {
             let indexes = c.properties.compactMap { p in plan.properties.firstIndex(of: p) }
             if indexes.count == c.properties.count, indexes.contains(where: { $0 < plan.generators.count }) {
-                plan.constraints.append((indexes, []))
+                plan.constraints.append((indexes, uniques.set(owner + "#" + c.properties.joined(separator: ","))))
             }
         }
+    }
+
+    /// Uniqueness constraints of an entity and its ancestors, with the entity declaring each.
+    func declaredConstraints(of entity: Entity) -> [(String, UniquenessConstraint)] {
+        ([entity] + entity.ancestors(in: model)).flatMap { e in e.uniquenessConstraints.map { (e.name, $0) } }
+    }
+}
+
+final class UniqueRegistry {
+    private var sets: [String: SeenValues] = [:]
+    func set(_ key: String) -> SeenValues {
+        if let s = sets[key] { return s }
+        let s = SeenValues()
+        sets[key] = s
+        return s
     }
 }

@@ -130,6 +130,20 @@ struct RegexPattern: Sendable {
         case .alternation(let nodes):
             for n in nodes where match(n, s, i, k) { return true }
             return false
+        case .repeated(.set(let set), let lo, let hi):
+            // One character at a time (`[^@ ]+`, `.*`, `\\d{9}`): count the run,
+            // then try the longest first, without a stack frame per character.
+            var end = i
+            while end < s.count, hi.map({ end - i < $0 }) ?? true, set.contains(s[end]) { end += 1 }
+            guard end - i >= lo else { return false }
+            for j in stride(from: end, through: i + lo, by: -1) where k(j) { return true }
+            return false
+        case .repeated(.literal(let c), let lo, let hi):
+            var end = i
+            while end < s.count, hi.map({ end - i < $0 }) ?? true, s[end] == c { end += 1 }
+            guard end - i >= lo else { return false }
+            for j in stride(from: end, through: i + lo, by: -1) where k(j) { return true }
+            return false
         case .repeated(let n, let lo, let hi):
             func again(_ count: Int, _ at: Int) -> Bool {
                 // Greedy: one more first, then stop here if enough.
