@@ -59,6 +59,9 @@ public struct FetchRequest: Sendable {
     public var returnsDistinctResults = false
     /// How many objects a lazy result loads at a time (0: all at once).
     public var fetchBatchSize = 0
+    /// Whether a context's unsaved changes take part (objects, counts and
+    /// dictionary results alike; Core Data ignores them for dictionaries).
+    public var includesPendingChanges = true
 
     public init(entity: String, predicate: QuarrySyntax.Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
                 fetchLimit: Int? = nil, fetchOffset: Int = 0) {

@@ -21,9 +21,9 @@ extension Context {
     ///
     /// A request with `fetchBatchSize > 0` and no pending changes to apply
     /// returns faults; touching one loads its whole batch with one query.
-    public func fetch(_ request: FetchRequest, includesPendingChanges: Bool = true) throws -> [ManagedObject] {
+    public func fetch(_ request: FetchRequest, includesPendingChanges override: Bool? = nil) throws -> [ManagedObject] {
         try checkEntity(request.entity)
-        if includesPendingChanges {
+        if override ?? request.includesPendingChanges {
             try processPendingChanges()
             if pendingAffects(request) { return try fetchInMemory(request) }
         }
@@ -45,9 +45,9 @@ extension Context {
     }
 
     /// How many objects `request` would fetch.
-    public func count(_ request: FetchRequest, includesPendingChanges: Bool = true) throws -> Int {
+    public func count(_ request: FetchRequest, includesPendingChanges override: Bool? = nil) throws -> Int {
         try checkEntity(request.entity)
-        if includesPendingChanges {
+        if override ?? request.includesPendingChanges {
             try processPendingChanges()
             if pendingAffects(request) { return try fetchInMemory(request).count }
         }
@@ -57,9 +57,9 @@ extension Context {
 
     /// Dictionary results (`propertiesToFetch`): over the store's rows, or,
     /// with pending changes that matter, over the objects `fetch` would return.
-    public func fetchDictionaries(_ request: FetchRequest, includesPendingChanges: Bool = true) throws -> [DictionaryRow] {
+    public func fetchDictionaries(_ request: FetchRequest, includesPendingChanges override: Bool? = nil) throws -> [DictionaryRow] {
         try checkEntity(request.entity)
-        if includesPendingChanges {
+        if override ?? request.includesPendingChanges {
             try processPendingChanges()
             if pendingAffects(request) {
                 var base = request
