@@ -35,5 +35,14 @@ let package = Package(
             path: "Benchmarks/Evaluation",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "Store",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "QuarryStore", package: quarry),
+            ],
+            path: "Benchmarks/Store",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 )

@@ -1,0 +1,163 @@
+// Scenarios 2, 3, 7 and 8 of PERFORMANCE.md on a 1M-employee SQLite store
+// (100 departments), each beside its hand-written baseline in the same run:
+//   2. parse + bind + lower to SQL vs preparing the emitted SQL (≤ 0.5×);
+//   3. fetch with filter and sort, all rows and LIMIT 30, objects
+//      materialized, vs the same SQL read through SQLite's column calls into
+//      Swift structs (≤ 1.10×);
+//   7. aggregates (count:, average: per department, GROUP BY) vs the
+//      hand-written SQL (≤ 1.10×);
+//   8. batch update and delete of about half the rows vs one hand-written
+//      UPDATE / DELETE (≤ 1.10×).
+import Benchmark
+import Foundation
+import QuarryStore
+
+let model = try! ModelReader.read(yaml: """
+entities:
+  Department:
+    attributes: { name: { type: string, optional: false } }
+    relationships:
+      employees: { to: Employee, many: true, inverse: department, delete: nullify }
+  Employee:
+    attributes:
+      name: { type: string, optional: false }
+      age: integer16
+      salary: integer64
+      startDate: date
+      active: boolean
+    relationships:
+      department: { to: Department, delete: nullify }
+""", file: "bench.yaml")
+
+let names = ["José", "Zoë", "Müller", "John", "joanna", "Łukasz", "Anna", "Jörg", "Ivan", "佐藤"]
+let path = NSTemporaryDirectory() + "quarry-bench-\(getpid()).sqlite"
+
+/// Builds the 1M-row store once (prepared INSERTs in one transaction).
+nonisolated(unsafe) let store: SQLiteStore = {
+    try? FileManager.default.removeItem(atPath: path)
+    let store = try! SQLiteStore(path: path, model: model)
+    let c = store.connection
+    try! c.transaction {
+        let d = try c.prepare(#"INSERT INTO "Department" ("_pk", "_entity", "name") VALUES (?, 'Department', ?)"#)
+        for i in 1...100 {
+            try d.bind([.int(Int64(i)), .string("Dept \(i)")])
+            _ = try d.step()
+            d.reset()
+        }
+        let e = try c.prepare(#"INSERT INTO "Employee" ("_pk", "_entity", "name", "age", "salary", "startDate", "active", "department") VALUES (?, 'Employee', ?, ?, ?, ?, ?, ?)"#)
+        for i in 1...1_000_000 {
+            try e.bind([.int(Int64(i)), .string(names[i % names.count] + " \(i % 9973)"), .int(Int64(18 + i % 50)),
+                        .int(Int64(20_000 + (i &* 7919) % 160_000)), .double(Double(i % 100_000) * 3600), .int(Int64(i % 2)),
+                        .int(Int64(1 + i % 100))])
+            _ = try e.step()
+            e.reset()
+        }
+    }
+    try! c.execute(#"CREATE TABLE "EmployeeBackup" AS SELECT * FROM "Employee""#)
+    return store
+}()
+
+struct EmployeeRow { let pk: Int64; let name: String; let age: Int64?; let salary: Int64; let startDate: Double?; let active: Bool; let department: Int64? }
+
+let filter = "salary > 100000"
+let request: FetchRequest = {
+    var r = FetchRequest(entity: "Employee", predicate: try! Parser.parsePredicate(filter))
+    r.sortDescriptors = [SortDescriptor("salary", ascending: false)]
+    return r
+}()
+
+/// The baseline: the SQL Quarry emits, read column by column into structs.
+func handWritten(_ sql: SQLFragment) throws -> [EmployeeRow] {
+    var rows: [EmployeeRow] = []
+    try store.connection.forEachRow(sql.sql, sql.arguments) { row in
+        rows.append(EmployeeRow(pk: row.int(at: 0), name: row.string(at: 2) ?? "", age: row.isNull(at: 3) ? nil : row.int(at: 3),
+                                salary: row.int(at: 4), startDate: row.isNull(at: 5) ? nil : row.double(at: 5),
+                                active: row.int(at: 6) != 0, department: row.isNull(at: 7) ? nil : row.int(at: 7)))
+    }
+    return rows
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock], maxDuration: .seconds(10), maxIterations: 10)
+    _ = store
+
+    let typical = "department.name == 'Dept 7' AND salary > 50000"
+    Benchmark("2 quarry: parse + bind + lower", configuration: .init(scalingFactor: .kilo, maxIterations: 100_000)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try SQLPlanner.plan(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate(typical)), mapping: store.mapping))
+        }
+    }
+    let emitted = try! SQLPlanner.plan(FetchRequest(entity: "Employee", predicate: try! Parser.parsePredicate(typical)), mapping: store.mapping).sql.sql
+    Benchmark("2 baseline: prepare the emitted SQL", configuration: .init(scalingFactor: .kilo, maxIterations: 100_000)) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try store.connection.prepare(emitted)) }
+    }
+
+    Benchmark("3 quarry: fetch salary > 100000 sorted, all rows, objects") { _ in
+        store.forgetObjects()
+        blackHole(try store.fetch(request).count)
+    }
+    Benchmark("3 baseline: same SQL into structs, all rows") { _ in
+        blackHole(try handWritten(try SQLPlanner.plan(request, mapping: store.mapping).sql).count)
+    }
+    let limited: FetchRequest = { var r = request; r.fetchLimit = 30; return r }()
+    Benchmark("3 quarry: fetch sorted LIMIT 30, objects", configuration: .init(maxIterations: 50)) { _ in
+        store.forgetObjects()
+        blackHole(try store.fetch(limited).count)
+    }
+    Benchmark("3 baseline: same SQL LIMIT 30 into structs", configuration: .init(maxIterations: 50)) { _ in
+        blackHole(try handWritten(try SQLPlanner.plan(limited, mapping: store.mapping).sql).count)
+    }
+
+    let perDepartment: FetchRequest = {
+        var r = FetchRequest(entity: "Department", sortDescriptors: [SortDescriptor("name")])
+        r.propertiesToFetch = [try! FetchProperty(keyPath: "name"),
+                               FetchProperty(name: "headcount", expression: try! Parser.parseExpression("count:(employees)")),
+                               FetchProperty(name: "avg", expression: try! Parser.parseExpression("average:(employees.salary)"))]
+        return r
+    }()
+    Benchmark("7 quarry: count:(employees), average:(employees.salary) per department") { _ in
+        blackHole(try store.fetchDictionaries(perDepartment).count)
+    }
+    Benchmark("7 baseline: correlated subqueries by hand") { _ in
+        blackHole(try store.connection.query(#"SELECT d."name", (SELECT COUNT(*) FROM "Employee" e WHERE e."department" = d."_pk"), (SELECT AVG(e."salary") FROM "Employee" e WHERE e."department" = d."_pk") FROM "Department" d ORDER BY d."name""#).count)
+    }
+    let grouped: FetchRequest = {
+        var r = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("dept")])
+        r.propertiesToFetch = [FetchProperty(name: "dept", expression: try! Parser.parseExpression("department.name")),
+                               FetchProperty(name: "avg", expression: try! Parser.parseExpression("average:(salary)"))]
+        r.propertiesToGroupBy = [try! FetchProperty(keyPath: "department.name")]
+        return r
+    }()
+    Benchmark("7 quarry: GROUP BY department.name, average:(salary)") { _ in
+        blackHole(try store.fetchDictionaries(grouped).count)
+    }
+    Benchmark("7 baseline: GROUP BY by hand") { _ in
+        blackHole(try store.connection.query(#"SELECT d."name", AVG(e."salary") FROM "Employee" e LEFT JOIN "Department" d ON d."_pk" = e."department" GROUP BY d."name" ORDER BY d."name""#).count)
+    }
+
+    let half = try! Parser.parsePredicate("active == YES")
+    Benchmark("8 quarry: batch update of 500k rows") { _ in
+        blackHole(try store.batchUpdate(entity: "Employee", predicate: half, set: [("age", try Parser.parseExpression("age + 1"))]))
+    }
+    Benchmark("8 baseline: one hand-written UPDATE") { _ in
+        try store.connection.transaction { try store.connection.execute(#"UPDATE "Employee" SET "age" = "age" + 1 WHERE "active" = 1"#) }
+    }
+    func restore() throws {
+        try store.connection.transaction {
+            try store.connection.execute(#"DELETE FROM "Employee""#)
+            try store.connection.execute(#"INSERT INTO "Employee" SELECT * FROM "EmployeeBackup""#)
+        }
+    }
+    Benchmark("8 quarry: batch delete of 500k rows", configuration: .init(maxIterations: 5)) { benchmark in
+        try restore()
+        benchmark.startMeasurement()
+        blackHole(try store.batchDelete(entity: "Employee", predicate: half))
+        benchmark.stopMeasurement()
+    }
+    Benchmark("8 baseline: one hand-written DELETE", configuration: .init(maxIterations: 5)) { benchmark in
+        try restore()
+        benchmark.startMeasurement()
+        try store.connection.transaction { try store.connection.execute(#"DELETE FROM "Employee" WHERE "active" = 1"#) }
+        benchmark.stopMeasurement()
+    }
+}
