@@ -5,7 +5,12 @@
 public enum SQLIdentifier {
     /// `name` as a double-quoted SQL identifier, inner quotes doubled.
     public static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Names with quotes are rare; avoid Foundation's replacing (it bridges
+        // to NSString) on the hot path of every planned statement.
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        var out = "\""
+        for ch in name { out += ch == "\"" ? "\"\"" : String(ch) }
+        return out + "\""
     }
 }
 

@@ -44,22 +44,12 @@ public enum SQLPlanner {
         var lowered = LoweredPredicate(condition: nil, residual: nil)
         if let predicate = request.predicate { lowered = try lowerer.lowerTopLevel(predicate) }
 
-        // Columns: every attribute and to-one key of the entity and its sub-entities.
-        var columns: [PlannedColumn] = []
-        var selected: [String] = [lowerer.pk(level.alias), "\(level.alias).\(SQLIdentifier.quoted(StoreMapping.entityColumn))"]
-        var seen: Set<String> = []
-        for member in [entity] + entity.allSubentities(in: model) {
-            for a in member.allAttributes(in: model) where !a.isTransient {
-                guard let column = mapping.column(for: a.name, of: member.name), seen.insert(column).inserted else { continue }
-                selected.append("\(level.alias).\(SQLIdentifier.quoted(column))")
-                columns.append(PlannedColumn(name: a.name, kind: .attribute(a.type)))
-            }
-            for r in member.allRelationships(in: model) where !r.isToMany {
-                guard case .foreignKey(let column)? = mapping.storage(of: r.name, of: member.name), seen.insert(column).inserted else { continue }
-                selected.append("\(level.alias).\(SQLIdentifier.quoted(column))")
-                columns.append(PlannedColumn(name: r.name, kind: .toOne(destination: r.destination)))
-            }
+        // Columns: every attribute and to-one key of the entity and its
+        // sub-entities, planned once by the mapping.
+        guard let select = mapping.rowSelect(for: entity.name) else {
+            throw Diagnostic(.unknownEntity, "unknown entity '\(request.entity)'", at: .synthesized, stage: .bind)
         }
+        let columns = select.columns
 
         // ORDER BY, with joins for to-one sort paths.
         var orderBy: [String] = []
@@ -92,7 +82,7 @@ public enum SQLPlanner {
         var whereClause = SQLFragment("")
         if !conditions.isEmpty { whereClause = " WHERE " + SQLFragment.join(conditions, " AND ") }
 
-        var sql = "SELECT " + selected.joined(separator: ", ") + " " + from + whereClause
+        var sql = "SELECT " + select.sql + " " + from + whereClause
         sql = sql + " ORDER BY " + orderBy.joined(separator: ", ")
         var memoryLimit: Int?
         var memoryOffset = 0

@@ -30,6 +30,10 @@ public struct StoreMapping: Sendable {
     private var relationships: [String: [String: RelationshipStorage]] = [:]
     /// Join tables in model order: (table, source table, target table).
     public private(set) var joinTables: [(table: String, source: String, target: String, ordered: Bool)] = []
+    /// Per entity, planned once: the row columns a fetch selects, and which
+    /// entity names its rows may have.
+    private var selects: [String: (sql: String, columns: [PlannedColumn])] = [:]
+    private var filters: [String: [String]] = [:]
 
     public static let primaryKey = "_pk"
     public static let entityColumn = "_entity"
@@ -66,7 +70,35 @@ public struct StoreMapping: Sendable {
             }
             relationships[entity.name] = map
         }
+        for entity in model.entities {
+            selects[entity.name] = planSelect(entity)
+            if let f = computeEntityFilter(for: entity.name) { filters[entity.name] = f }
+        }
     }
+
+    /// The columns of a row fetch of `entity`: every attribute and to-one key
+    /// of it and its sub-entities, after `_pk` and `_entity`, for alias t0.
+    private func planSelect(_ entity: Entity) -> (sql: String, columns: [PlannedColumn]) {
+        var columns: [PlannedColumn] = []
+        var selected = ["t0.\(SQLIdentifier.quoted(StoreMapping.primaryKey))", "t0.\(SQLIdentifier.quoted(StoreMapping.entityColumn))"]
+        var seen: Set<String> = []
+        for member in [entity] + entity.allSubentities(in: model) {
+            for a in member.allAttributes(in: model) where !a.isTransient {
+                guard let column = column(for: a.name, of: member.name), seen.insert(column).inserted else { continue }
+                selected.append("t0.\(SQLIdentifier.quoted(column))")
+                columns.append(PlannedColumn(name: a.name, kind: .attribute(a.type)))
+            }
+            for r in member.allRelationships(in: model) where !r.isToMany {
+                guard case .foreignKey(let column)? = storage(of: r.name, of: member.name), seen.insert(column).inserted else { continue }
+                selected.append("t0.\(SQLIdentifier.quoted(column))")
+                columns.append(PlannedColumn(name: r.name, kind: .toOne(destination: r.destination)))
+            }
+        }
+        return (selected.joined(separator: ", "), columns)
+    }
+
+    /// The select list and columns of a row fetch of `entity` (alias t0).
+    public func rowSelect(for entity: String) -> (sql: String, columns: [PlannedColumn])? { selects[entity] }
 
     private mutating func storage(of r: Relationship, from entity: Entity, used: inout [String: Set<String>]) -> RelationshipStorage {
         let inverse = r.inverse.flatMap { model.entity(named: r.destination)?.relationship(named: $0, in: model) }
@@ -118,7 +150,9 @@ public struct StoreMapping: Sendable {
 
     /// The entity names a row of `entity` may have (itself and its sub-entities),
     /// or nil when every row of its table qualifies.
-    public func entityFilter(for entity: String) -> [String]? {
+    public func entityFilter(for entity: String) -> [String]? { filters[entity] }
+
+    private func computeEntityFilter(for entity: String) -> [String]? {
         guard let e = model.entity(named: entity) else { return nil }
         let family = [e] + e.allSubentities(in: model)
         let tableEntities = model.entities.filter { tables[$0.name] == tables[entity] }

@@ -12,10 +12,8 @@ extension SQLiteStore {
     /// The value of relationship `r` of `object`: an object, nil, or an array of objects.
     func relationshipValue(_ r: Relationship, of object: StoredObject) throws -> Value {
         guard let destinationTable = mapping.table(for: r.destination) else { return .null }
-        let request = FetchRequest(entity: r.destination)
-        let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
-        // Reuse the planned column list; replace the WHERE with the relationship's condition.
-        let select = plan.sql.sql.components(separatedBy: " FROM ").first!
+        guard let rowSelect = mapping.rowSelect(for: r.destination) else { return .null }
+        let select = "SELECT " + rowSelect.sql
         let t = SQLIdentifier.quoted(destinationTable)
         let pk = object.id.primaryKey
         var sql: String
@@ -34,7 +32,7 @@ extension SQLiteStore {
         case nil:
             return .null
         }
-        let objects = try rows(SQLFragment(sql, arguments), columns: plan.columns)
+        let objects = try rows(SQLFragment(sql, arguments), columns: rowSelect.columns)
         if r.isToMany { return .array(objects.map { .object(ObjectReference($0)) }) }
         return objects.first.map { .object(ObjectReference($0)) } ?? .null
     }
