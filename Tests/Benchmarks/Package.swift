@@ -44,5 +44,14 @@ let package = Package(
             path: "Benchmarks/Store",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "Fixtures",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "QuarryFixtures", package: quarry),
+            ],
+            path: "Benchmarks/Fixtures",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 )
