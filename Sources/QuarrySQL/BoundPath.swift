@@ -34,6 +34,18 @@ public struct BoundPath: Sendable, Equatable {
 
 struct KeyPathBinder {
     let model: Model
+    /// When given, keys are looked up in the mapping's property index.
+    var mapping: StoreMapping? = nil
+
+    func property(_ key: String, of entity: String) -> Property? {
+        if let mapping { return mapping.property(key, of: entity) }
+        return model.entity(named: entity)?.property(named: key, in: model)
+    }
+
+    func attribute(_ key: String, of entity: String) -> Attribute? {
+        if case .attribute(let a)? = property(key, of: entity) { return a }
+        return nil
+    }
 
     /// Binds `components` applied to an object of `entity`.
     func bind(_ components: [String], from entity: String, span: SourceSpan) throws(Diagnostic) -> BoundPath {
@@ -42,7 +54,7 @@ struct KeyPathBinder {
         var i = 0
         while i < components.count {
             let key = components[i]
-            guard let e = model.entity(named: current) else {
+            guard mapping?.hasEntity(current) ?? (model.entity(named: current) != nil) else {
                 throw Diagnostic(.unknownEntity, "unknown entity '\(current)'", at: span, stage: .bind)
             }
             if key.hasPrefix("@") {
@@ -55,14 +67,14 @@ struct KeyPathBinder {
                     throw Diagnostic(.unknownKeyInModel, "\(key) is not supported on a store", at: span,
                                      hints: ["use @count, @sum, @avg, @min or @max"], stage: .bind)
                 }
-                guard i + 2 == components.count, let attribute = e.attribute(named: components[i + 1], in: model) else {
+                guard i + 2 == components.count, let attribute = attribute(components[i + 1], of: current) else {
                     throw Diagnostic(.unknownKeyInModel, "\(key) needs one attribute of \(current) after it", at: span,
-                                     hints: hint(components.count > i + 1 ? components[i + 1] : "", e), stage: .bind)
+                                     hints: hint(components.count > i + 1 ? components[i + 1] : "", current), stage: .bind)
                 }
                 return BoundPath(steps: steps, terminal: .aggregate(op, attribute: attribute, entity: current))
             }
             if key == "self" { i += 1; continue }
-            switch e.property(named: key, in: model) {
+            switch property(key, of: current) {
             case .attribute(let a)?:
                 guard i == components.count - 1 else {
                     throw Diagnostic(.keyAfterAttribute, "'\(key)' is an attribute of \(current); '\(components[i + 1])' cannot follow it",
@@ -74,16 +86,16 @@ struct KeyPathBinder {
                 current = r.destination
             default:
                 throw Diagnostic(.unknownKeyInModel, "\(current) has no attribute or relationship '\(key)'", at: span,
-                                 hints: hint(key, e), stage: .bind)
+                                 hints: hint(key, current), stage: .bind)
             }
             i += 1
         }
         return BoundPath(steps: steps, terminal: .object(entity: current))
     }
 
-    func hint(_ key: String, _ e: Entity) -> [String] {
-        let names = e.allProperties(in: model).map(\.name)
+    func hint(_ key: String, _ entity: String) -> [String] {
+        let names = model.entity(named: entity)?.allProperties(in: model).map(\.name) ?? []
         if let s = Suggestions.closest(to: key, among: names) { return ["did you mean '\(s)'?"] }
-        return names.isEmpty ? [] : ["\(e.name) has: " + names.joined(separator: ", ")]
+        return names.isEmpty ? [] : ["\(entity) has: " + names.joined(separator: ", ")]
     }
 }

@@ -110,7 +110,7 @@ extension PredicateLowerer {
         switch o {
         case .constant(let v):
             var bound = PredicateLowerer.bindable(v)
-            if foldStrings, case .string(let s) = v { bound = .string(folding.fold(s.precomposedStringWithCanonicalMapping)) }
+            if foldStrings, case .string(let s) = v { bound = .string(folding.fold(StoredText.composed(s))) }
             return Side(sql: SQLFragment("?", [bound]), type: nil, nullable: v.isNull, constant: v, isObject: false)
         case .scalar(let f, let type, let nullable):
             let folded = foldStrings && (type == nil || type == .string || type == .uri)
@@ -128,7 +128,7 @@ extension PredicateLowerer {
     /// strings in NFC (stores keep text composed so byte order is scalar order).
     static func bindable(_ v: Value) -> Value {
         switch v {
-        case .string(let s): return .string(s.precomposedStringWithCanonicalMapping)
+        case .string(let s): return .string(StoredText.composed(s))
         case .bool(let b): return .int(b ? 1 : 0)
         case .decimal(let d): return .double(NSDecimalNumberBridge.double(d))
         default: return v
@@ -207,7 +207,7 @@ extension PredicateLowerer {
             if item.isNull { matchesNil = true; continue }
             guard PredicateLowerer.compatible(item, s.type), Self.isScalar(item) else { continue }
             var bound = PredicateLowerer.bindable(item)
-            if fold, case .string(let t) = item { bound = .string(folding.fold(t.precomposedStringWithCanonicalMapping)) }
+            if fold, case .string(let t) = item { bound = .string(folding.fold(StoredText.composed(t))) }
             values.append(bound)
         }
         var parts: [SQLFragment] = []

@@ -63,7 +63,7 @@ extension PredicateLowerer {
         let (alias, entity) = try start(of: base)
         let bound: BoundPath
         do {
-            bound = try KeyPathBinder(model: model).bind(path, from: entity, span: span)
+            bound = try KeyPathBinder(model: model, mapping: context.mapping).bind(path, from: entity, span: span)
         } catch {
             throw .bind(error)
         }
@@ -195,7 +195,7 @@ extension PredicateLowerer {
         }
         let (alias, entity) = try start(of: base)
         let bound: BoundPath
-        do { bound = try KeyPathBinder(model: model).bind(path, from: entity, span: args[0].span) } catch { throw .bind(error) }
+        do { bound = try KeyPathBinder(model: model, mapping: context.mapping).bind(path, from: entity, span: args[0].span) } catch { throw .bind(error) }
         guard bound.isToMany else {
             guard aggregatesOverRows else { throw .unsupported("\(name) of a single value") }
             return try rowAggregate(op, try toOnePath(bound, from: alias, entity: entity))

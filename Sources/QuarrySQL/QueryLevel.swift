@@ -75,7 +75,7 @@ final class LoweringContext {
         let key = alias + "." + relationship
         if let made = joinsMade[key] { return made.0 }
         guard let storage = mapping.storage(of: relationship, of: entity), let level = levels[alias],
-              let r = model.entity(named: entity)?.relationship(named: relationship, in: model) else {
+              case .relationship(let r)? = mapping.property(relationship, of: entity) else {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
         let destinationTable = try table(r.destination)
@@ -106,7 +106,7 @@ final class LoweringContext {
     /// for the destination rows and the condition tying them to `alias`.
     func toManyLevel(from alias: String, entity: String, relationship: String) throws(LoweringError) -> (QueryLevel, SQLFragment) {
         guard let storage = mapping.storage(of: relationship, of: entity),
-              let r = model.entity(named: entity)?.relationship(named: relationship, in: model) else {
+              case .relationship(let r)? = mapping.property(relationship, of: entity) else {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
         let level = newLevel(entity: r.destination)
@@ -133,7 +133,7 @@ final class LoweringContext {
     /// A further to-many hop inside an existing subquery level, flattened as an inner join.
     func joinToMany(in level: QueryLevel, from alias: String, entity: String, relationship: String) throws(LoweringError) -> String {
         guard let storage = mapping.storage(of: relationship, of: entity),
-              let r = model.entity(named: entity)?.relationship(named: relationship, in: model) else {
+              case .relationship(let r)? = mapping.property(relationship, of: entity) else {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
         let target = newAlias("t")

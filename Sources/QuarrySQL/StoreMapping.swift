@@ -34,6 +34,9 @@ public struct StoreMapping: Sendable {
     /// entity names its rows may have.
     private var selects: [String: (sql: String, columns: [PlannedColumn])] = [:]
     private var filters: [String: [String]] = [:]
+    /// Every property of each entity, own and inherited, by name: binding
+    /// looks keys up here instead of walking the hierarchy for each key.
+    private var propertyIndex: [String: [String: Property]] = [:]
 
     public static let primaryKey = "_pk"
     public static let entityColumn = "_entity"
@@ -69,6 +72,11 @@ public struct StoreMapping: Sendable {
                 map[r.name] = storage(of: r, from: entity, used: &used)
             }
             relationships[entity.name] = map
+        }
+        for entity in model.entities {
+            var index: [String: Property] = [:]
+            for p in entity.allProperties(in: model) where index[p.name] == nil { index[p.name] = p }
+            propertyIndex[entity.name] = index
         }
         for entity in model.entities {
             selects[entity.name] = planSelect(entity)
@@ -136,6 +144,12 @@ public struct StoreMapping: Sendable {
     static func root(of entity: Entity, in model: Model) -> Entity {
         entity.ancestors(in: model).last ?? entity
     }
+
+    /// A property of `entity` (own or inherited) by name.
+    public func property(_ name: String, of entity: String) -> Property? { propertyIndex[entity]?[name] }
+
+    /// Whether the model has an entity of that name.
+    public func hasEntity(_ name: String) -> Bool { propertyIndex[name] != nil }
 
     /// The table holding rows of `entity`.
     public func table(for entity: String) -> String? { tables[entity] }

@@ -36,7 +36,7 @@ enum StoreValues {
             // Stored in canonical composition (NFC), so that SQLite's byte order
             // and equality agree with the evaluator's canonical-equivalence rules.
             guard case .string(let text) = v else { throw mismatch() }
-            return .string(text.precomposedStringWithCanonicalMapping)
+            return .string(StoredText.composed(text))
         case .date:
             switch v {
             case .date: return v
