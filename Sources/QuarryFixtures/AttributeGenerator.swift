@@ -139,27 +139,19 @@ final class SeenValues {
 /// common subset, NSRegularExpression (ICU, as MATCHES) for the rest.
 struct ValueMatcher {
     let source: String
-    private let pattern: RegexPattern?
+    private let program: [RegexPattern.Instruction]?
     private let regex: NSRegularExpression?
 
     init?(_ source: String) {
         self.source = source
-        if let p = try? RegexPattern(source) {
-            pattern = p
-            regex = nil
-        } else {
-            guard let r = try? NSRegularExpression(pattern: "\\A(?:" + source + ")\\z") else { return nil }
-            pattern = nil
-            regex = r
-        }
+        program = (try? RegexPattern(source))?.program
+        regex = try? NSRegularExpression(pattern: "\\A(?:" + source + ")\\z")
+        if program == nil && regex == nil { return nil }
     }
 
     func matches(_ s: String) -> Bool {
-        // Very long text goes to ICU: the small matcher recurses per group repetition.
-        if let pattern, s.utf8.count < 4_096 { return pattern.matches(s) }
-        let regex = regex ?? (try? NSRegularExpression(pattern: "\\A(?:" + source + ")\\z"))
-        guard let regex else { return false }
-        return regex.firstMatch(in: s, range: NSRange(location: 0, length: s.utf16.count)) != nil
+        if let program { return RegexPattern.run(program, s) }
+        return regex!.firstMatch(in: s, range: NSRange(location: 0, length: s.utf16.count)) != nil
     }
 }
 

@@ -1,7 +1,7 @@
 // Regular expressions both ways: generate strings that match one (the
 // `pattern` generator, and attributes whose model has a `regex` and no
 // factory), and check a candidate against one fast enough to run on every
-// generated value (a small backtracking matcher; NSRegularExpression costs
+// generated value (a Thompson automaton; NSRegularExpression costs
 // microseconds a call, which a million rows cannot afford).
 //
 // The subset is what validation patterns use: literals and escapes, `.`,
@@ -117,47 +117,105 @@ struct RegexPattern: Sendable {
 
     // MARK: - Matching (whole string)
 
-    func matches(_ text: String) -> Bool {
-        let scalars = Array(text.unicodeScalars)
-        return Self.match(root, scalars, 0) { $0 == scalars.count }
+    /// Thompson's construction, run as a set of states over the text: no
+    /// recursion and no backtracking, so neither the text's length nor a
+    /// pattern like `(a+)+b` can exhaust a thread's stack or time.
+    enum Instruction: Sendable {
+        case scalar(Unicode.Scalar)
+        case set(CharacterSet)
+        case split(Int, Int)
+        case jump(Int)
+        case match
     }
 
-    private static func match(_ node: Node, _ s: [Unicode.Scalar], _ i: Int, _ k: (Int) -> Bool) -> Bool {
+    /// The program, or nil when counted repeats would make it too large
+    /// (callers then use NSRegularExpression).
+    var program: [Instruction]? {
+        var code: [Instruction] = []
+        guard Self.emit(root, into: &code) else { return nil }
+        code.append(.match)
+        return code
+    }
+
+    private static func emit(_ node: Node, into code: inout [Instruction]) -> Bool {
+        guard code.count < 20_000 else { return false }
         switch node {
-        case .literal(let c): return i < s.count && s[i] == c && k(i + 1)
-        case .set(let set): return i < s.count && set.contains(s[i]) && k(i + 1)
-        case .sequence(let nodes): return matchSequence(nodes[...], s, i, k)
+        case .literal(let c): code.append(.scalar(c))
+        case .set(let set): code.append(.set(set))
+        case .sequence(let nodes):
+            for n in nodes where !emit(n, into: &code) { return false }
         case .alternation(let nodes):
-            for n in nodes where match(n, s, i, k) { return true }
-            return false
-        case .repeated(.set(let set), let lo, let hi):
-            // One character at a time (`[^@ ]+`, `.*`, `\\d{9}`): count the run,
-            // then try the longest first, without a stack frame per character.
-            var end = i
-            while end < s.count, hi.map({ end - i < $0 }) ?? true, set.contains(s[end]) { end += 1 }
-            guard end - i >= lo else { return false }
-            for j in stride(from: end, through: i + lo, by: -1) where k(j) { return true }
-            return false
-        case .repeated(.literal(let c), let lo, let hi):
-            var end = i
-            while end < s.count, hi.map({ end - i < $0 }) ?? true, s[end] == c { end += 1 }
-            guard end - i >= lo else { return false }
-            for j in stride(from: end, through: i + lo, by: -1) where k(j) { return true }
-            return false
-        case .repeated(let n, let lo, let hi):
-            func again(_ count: Int, _ at: Int) -> Bool {
-                // Greedy: one more first, then stop here if enough.
-                if hi.map({ count < $0 }) ?? true,
-                   match(n, s, at, { j in (j != at || count < lo) && again(count + 1, j) }) { return true }
-                return count >= lo && k(at)
+            var jumps: [Int] = []
+            for (i, n) in nodes.enumerated() {
+                if i < nodes.count - 1 {
+                    let split = code.count
+                    code.append(.split(split + 1, 0))
+                    guard emit(n, into: &code) else { return false }
+                    jumps.append(code.count)
+                    code.append(.jump(0))
+                    code[split] = .split(split + 1, code.count)
+                } else if !emit(n, into: &code) { return false }
             }
-            return again(0, i)
+            for j in jumps { code[j] = .jump(code.count) }
+        case .repeated(let n, let lo, let hi):
+            for _ in 0..<lo where !emit(n, into: &code) { return false }
+            if let hi {
+                var splits: [Int] = []
+                for _ in lo..<hi {
+                    splits.append(code.count)
+                    code.append(.split(code.count + 1, 0))
+                    guard emit(n, into: &code) else { return false }
+                }
+                for sp in splits { code[sp] = .split(sp + 1, code.count) }
+            } else {
+                let loop = code.count
+                code.append(.split(loop + 1, 0))
+                guard emit(n, into: &code) else { return false }
+                code.append(.jump(loop))
+                code[loop] = .split(loop + 1, code.count)
+            }
         }
+        return true
     }
 
-    private static func matchSequence(_ nodes: ArraySlice<Node>, _ s: [Unicode.Scalar], _ i: Int, _ k: (Int) -> Bool) -> Bool {
-        guard let first = nodes.first else { return k(i) }
-        return match(first, s, i) { j in matchSequence(nodes.dropFirst(), s, j, k) }
+    static func run(_ program: [Instruction], _ text: String) -> Bool {
+        var current: [Int] = [], next: [Int] = []
+        var mark = [Int](repeating: -1, count: program.count)
+        var stack: [Int] = []
+        // Adds `pc` and every state reachable from it without reading a character.
+        func add(_ pc: Int, _ generation: Int, _ list: inout [Int]) {
+            stack.append(pc)
+            while let p = stack.popLast() {
+                guard mark[p] != generation else { continue }
+                mark[p] = generation
+                switch program[p] {
+                case .split(let a, let b): stack.append(b); stack.append(a)
+                case .jump(let a): stack.append(a)
+                default: list.append(p)
+                }
+            }
+        }
+        var generation = 0
+        add(0, generation, &current)
+        for c in text.unicodeScalars {
+            generation += 1
+            next.removeAll(keepingCapacity: true)
+            for pc in current {
+                switch program[pc] {
+                case .scalar(let x) where x == c: add(pc + 1, generation, &next)
+                case .set(let set) where set.contains(c): add(pc + 1, generation, &next)
+                default: break
+                }
+            }
+            swap(&current, &next)
+            if current.isEmpty { return false }
+        }
+        return current.contains { if case .match = program[$0] { return true } else { return false } }
+    }
+
+    func matches(_ text: String) -> Bool {
+        guard let program else { return false }
+        return Self.run(program, text)
     }
 }
 
