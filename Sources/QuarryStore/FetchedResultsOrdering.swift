@@ -1,0 +1,96 @@
+// Ordering for the fetched-results controller: reading sort keys and the
+// section key path off objects in memory, comparing keys exactly as SQL
+// orders rows, and the text of a section name. Incremental tracking places
+// a changed object by binary search on these keys, so the order here must
+// be the order `Context.fetch` returns: SQLite's (`SortOrder`: NULL first,
+// numbers, then text by UTF-8 bytes) with ties broken by primary key and
+// unsaved objects after saved ones in insertion order (`insertionOrder`).
+
+/// An object's position in the sort: its key values (case-insensitive ones
+/// already folded, so comparing never folds again) and its tie-breaker.
+struct SortKey: Equatable {
+    var values: [Value]
+    /// Saved objects by primary key; unsaved ones after every saved one, in
+    /// the order they were made (their temporary keys count down from -1).
+    var tie: Int64
+
+    static func tie(of id: ObjectID) -> Int64 { id.isTemporary ? (1 << 62) &+ (-id.primaryKey) : id.primaryKey }
+}
+
+/// Reads a key path off objects: a plain attribute directly, anything else
+/// (a to-one path, a function) through the evaluator.
+struct KeyReader {
+    let keyPath: String
+    private let direct: String?
+    private let compiled: CompiledExpression?
+
+    init(_ keyPath: String, options: EvaluationOptions) throws {
+        self.keyPath = keyPath
+        if keyPath.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+            direct = keyPath
+            compiled = nil
+        } else {
+            direct = nil
+            compiled = try Evaluator.compile(Parser.parseExpression(keyPath), options: options)
+        }
+    }
+
+    func read(_ object: ManagedObject) throws -> Value {
+        if let direct { return object.value(forKey: direct) ?? .null }
+        return try compiled!.evaluate(.object(ObjectReference(object)))
+    }
+}
+
+/// The sort descriptors of a request, ready to key and compare objects.
+struct SortKeys {
+    let readers: [KeyReader]
+    let descriptors: [SortDescriptor]
+    private let folding = Folding(caseInsensitive: true, diacriticInsensitive: false)
+
+    init(_ descriptors: [SortDescriptor], options: EvaluationOptions) throws {
+        self.descriptors = descriptors
+        self.readers = try descriptors.map { try KeyReader($0.keyPath, options: options) }
+    }
+
+    func key(of object: ManagedObject) throws -> SortKey {
+        var values: [Value] = []
+        values.reserveCapacity(readers.count)
+        for (reader, d) in zip(readers, descriptors) {
+            var v = try reader.read(object)
+            if d.caseInsensitive, case .string(let s) = v { v = .string(folding.fold(s)) }
+            values.append(v)
+        }
+        return SortKey(values: values, tie: SortKey.tie(of: object.objectID))
+    }
+
+    /// Negative, zero or positive as `a` sorts before, with or after `b`.
+    func compare(_ a: SortKey, _ b: SortKey) -> Int {
+        for (i, d) in descriptors.enumerated() {
+            // Already folded: compare bytes.
+            let order = SortOrder.compare(a.values[i], b.values[i], caseInsensitive: false)
+            if order != 0 { return d.ascending ? order : -order }
+        }
+        return a.tie < b.tie ? -1 : (a.tie > b.tie ? 1 : 0)
+    }
+}
+
+enum SectionNames {
+    /// The text of a section key path's value, as Core Data shows it: nil
+    /// is "", numbers print plainly (`3`, `2.5`), booleans as 0 and 1.
+    static func text(_ value: Value) -> String {
+        switch value {
+        case .null: return ""
+        case .string(let s): return s
+        case .int(let i): return String(i)
+        case .bool(let b): return b ? "1" : "0"
+        case .double(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        case .decimal(let d): return "\(d)"
+        case .date(let d): return String(d)
+        case .uuid(let u): return u.uuidString
+        case .object(let r):
+            if let m = r.object as? ManagedObject { return m.objectID.description }
+            return "\(r.object)"
+        default: return "\(value)"
+        }
+    }
+}
