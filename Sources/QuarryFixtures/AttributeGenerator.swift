@@ -139,18 +139,18 @@ final class SeenValues {
 /// common subset, NSRegularExpression (ICU, as MATCHES) for the rest.
 struct ValueMatcher {
     let source: String
-    private let program: [RegexPattern.Instruction]?
+    private let runner: RegexRunner?
     private let regex: NSRegularExpression?
 
     init?(_ source: String) {
         self.source = source
-        program = (try? RegexPattern(source))?.program
+        runner = (try? RegexPattern(source))?.program.map(RegexRunner.init)
         regex = try? NSRegularExpression(pattern: "\\A(?:" + source + ")\\z")
-        if program == nil && regex == nil { return nil }
+        if runner == nil && regex == nil { return nil }
     }
 
     func matches(_ s: String) -> Bool {
-        if let program { return RegexPattern.run(program, s) }
+        if let runner { return runner.matches(s) }
         return regex!.firstMatch(in: s, range: NSRange(location: 0, length: s.utf16.count)) != nil
     }
 }

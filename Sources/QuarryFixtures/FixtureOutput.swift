@@ -67,6 +67,7 @@ extension FixtureGenerator {
             var stream = records()
             guard let plan = stream.plan else { _ = try stream.next(); return FixtureSummary() }
             var summary = FixtureSummary()
+            var perEntity = [Int](repeating: 0, count: plan.entities.count)
             let writer: FixtureWriter = switch format {
             case .sqlite: try SQLiteFixtureWriter(path: temporary, plan: plan)
             case .json: try JSONFixtureWriter(path: temporary, lines: false)
@@ -78,11 +79,12 @@ extension FixtureGenerator {
                 while let record = try stream.next() {
                     try writer.write(record)
                     switch record {
-                    case .object(let o): summary.objects[o.entity, default: 0] += 1
+                    case .object(let o): perEntity[o.entityIndex] += 1
                     case .link: summary.links += 1
                     }
                 }
                 try writer.finish()
+                for (i, entity) in plan.entities.enumerated() { summary.objects[entity.entity.name] = perEntity[i] }
             } catch {
                 try? writer.finish()
                 throw error

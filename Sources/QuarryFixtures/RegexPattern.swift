@@ -178,32 +178,53 @@ struct RegexPattern: Sendable {
         return true
     }
 
-    static func run(_ program: [Instruction], _ text: String) -> Bool {
-        var current: [Int] = [], next: [Int] = []
-        var mark = [Int](repeating: -1, count: program.count)
-        var stack: [Int] = []
-        // Adds `pc` and every state reachable from it without reading a character.
-        func add(_ pc: Int, _ generation: Int, _ list: inout [Int]) {
-            stack.append(pc)
-            while let p = stack.popLast() {
-                guard mark[p] != generation else { continue }
-                mark[p] = generation
-                switch program[p] {
-                case .split(let a, let b): stack.append(b); stack.append(a)
-                case .jump(let a): stack.append(a)
-                default: list.append(p)
-                }
+    func matches(_ text: String) -> Bool {
+        guard let program else { return false }
+        return RegexRunner(program).matches(text)
+    }
+}
+
+/// Runs a program over texts, reusing its state lists between calls (a
+/// million e-mail addresses should not mean four million allocations).
+/// One runner per attribute generator: not for use from two threads.
+final class RegexRunner {
+    private let program: [RegexPattern.Instruction]
+    private var current: [Int] = []
+    private var next: [Int] = []
+    private var stack: [Int] = []
+    private var mark: [Int]
+    private var generation = 0
+
+    init(_ program: [RegexPattern.Instruction]) {
+        self.program = program
+        mark = [Int](repeating: -1, count: program.count)
+    }
+
+    /// Adds `pc` and every state reachable from it without reading a character.
+    private func add(_ pc: Int, to list: inout [Int]) {
+        stack.append(pc)
+        while let p = stack.popLast() {
+            guard mark[p] != generation else { continue }
+            mark[p] = generation
+            switch program[p] {
+            case .split(let a, let b): stack.append(b); stack.append(a)
+            case .jump(let a): stack.append(a)
+            default: list.append(p)
             }
         }
-        var generation = 0
-        add(0, generation, &current)
+    }
+
+    func matches(_ text: String) -> Bool {
+        generation += 1
+        current.removeAll(keepingCapacity: true)
+        add(0, to: &current)
         for c in text.unicodeScalars {
             generation += 1
             next.removeAll(keepingCapacity: true)
             for pc in current {
                 switch program[pc] {
-                case .scalar(let x) where x == c: add(pc + 1, generation, &next)
-                case .set(let set) where set.contains(c): add(pc + 1, generation, &next)
+                case .scalar(let x) where x == c: add(pc + 1, to: &next)
+                case .set(let set) where set.contains(c): add(pc + 1, to: &next)
                 default: break
                 }
             }
@@ -211,11 +232,6 @@ struct RegexPattern: Sendable {
             if current.isEmpty { return false }
         }
         return current.contains { if case .match = program[$0] { return true } else { return false } }
-    }
-
-    func matches(_ text: String) -> Bool {
-        guard let program else { return false }
-        return Self.run(program, text)
     }
 }
 
