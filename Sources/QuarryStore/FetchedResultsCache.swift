@@ -11,6 +11,10 @@
 // the store object and its connection's change count, so a cache for it is
 // reused only within the process and only while nothing was written.
 //
+// The check is conservative: closing the last connection checkpoints the
+// log into the main file, which changes its time, so a cache written while
+// the log held changes is rebuilt once after that.
+//
 // Even a valid-looking cache is checked: its counts must add up to the
 // number of objects fetched, or it is ignored and rebuilt.
 import Foundation
@@ -78,7 +82,9 @@ enum FetchedResultsCache {
         }
         func stamp(_ p: String) -> String {
             var info = stat()
-            guard stat(p, &info) == 0 else { return "-" }
+            // A missing or empty log says nothing beyond the main file (it
+            // is created afresh when a connection opens).
+            guard stat(p, &info) == 0, info.st_size > 0 else { return "-" }
             return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
         }
         return "\(path) \(stamp(path)) \(stamp(path + "-wal"))"

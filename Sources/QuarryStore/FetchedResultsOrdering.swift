@@ -5,6 +5,13 @@
 // be the order `Context.fetch` returns: SQLite's (`SortOrder`: NULL first,
 // numbers, then text by UTF-8 bytes) with ties broken by primary key and
 // unsaved objects after saved ones in insertion order (`insertionOrder`).
+//
+// Text keys are compared in NFC, as the store keeps text (and as
+// `quarry_fold` returns folded text): an unsaved "e\u{301}" must sort where
+// the saved "é" will. (`Context.sort`, for fetches with pending changes,
+// compares the raw bytes instead; the two differ only for unsaved text that
+// is not in NFC.)
+import Foundation
 
 /// An object's position in the sort: its key values (case-insensitive ones
 /// already folded, so comparing never folds again) and its tie-breaker.
@@ -44,10 +51,10 @@ struct KeyReader {
 /// The sort descriptors of a request, ready to key and compare objects.
 struct SortKeys {
     let readers: [KeyReader]
-    let descriptors: [SortDescriptor]
+    let descriptors: [QuarrySQL.SortDescriptor]
     private let folding = Folding(caseInsensitive: true, diacriticInsensitive: false)
 
-    init(_ descriptors: [SortDescriptor], options: EvaluationOptions) throws {
+    init(_ descriptors: [QuarrySQL.SortDescriptor], options: EvaluationOptions) throws {
         self.descriptors = descriptors
         self.readers = try descriptors.map { try KeyReader($0.keyPath, options: options) }
     }
@@ -57,7 +64,11 @@ struct SortKeys {
         values.reserveCapacity(readers.count)
         for (reader, d) in zip(readers, descriptors) {
             var v = try reader.read(object)
-            if d.caseInsensitive, case .string(let s) = v { v = .string(folding.fold(s)) }
+            if case .string(var s) = v {
+                if d.caseInsensitive { s = folding.fold(s) }
+                if !s.utf8.allSatisfy({ $0 < 0x80 }) { s = s.precomposedStringWithCanonicalMapping }
+                v = .string(s)
+            }
             values.append(v)
         }
         return SortKey(values: values, tie: SortKey.tie(of: object.objectID))
