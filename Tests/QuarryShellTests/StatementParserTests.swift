@@ -67,6 +67,7 @@ struct StatementParserTests {
         ("FETCH Employee WHERE department.na", "department.na", ["department.name"]),
         ("FETCH Employee WHERE department.employees.sal", "department.employees.sal", ["department.employees.salary"]),
         ("FETCH Employee WHERE sal", "sal", ["salary"]),
+        ("COUNT Employee WHERE departm", "departm", ["department"]),
         (".sc", ".sc", [".schema"]),
         ("EVAL $mi", "$mi", ["$minimum"]),
     ]

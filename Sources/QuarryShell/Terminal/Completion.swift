@@ -35,10 +35,12 @@ public enum Completion {
         let lower = word.lowercased()
         let lowercase = !word.isEmpty && word == lower
         var result = words.filter { $0.lowercased().hasPrefix(lower) }.map { lowercase ? $0.lowercased() : $0 }
+        // Names are case-sensitive in Core Data, so they complete only from
+        // their own case (`dep` → department, `Dep` → Department).
         if let model {
-            result += model.entityNames.filter { $0.lowercased().hasPrefix(lower) }
+            result += model.entityNames.filter { $0.hasPrefix(word) }
             if let entity {
-                result += entity.allProperties(in: model).map(\.name).filter { $0.lowercased().hasPrefix(lower) }
+                result += entity.allProperties(in: model).map(\.name).filter { $0.hasPrefix(word) }
             }
         }
         var seen = Set<String>()

@@ -69,11 +69,14 @@ public final class LineReader {
             let n = poll(&fds, 2, -1)
             if interrupts.count != seenInterrupts {
                 interrupts.drain()
-                // Drop the half-typed line and start afresh, as shells do.
+                // Show ^C where the cursor is, then drop the half-typed line
+                // and start afresh, as shells do.
+                print("^C", terminator: "")
+                fflush(nil)
                 rl_free_line_state()
                 rl_callback_sigcleanup()
                 rl_callback_handler_remove()
-                print("^C")
+                print("")
                 fflush(nil)
                 return .interrupt
             }

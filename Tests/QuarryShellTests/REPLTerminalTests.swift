@@ -1,0 +1,123 @@
+// The REPL on a real terminal: the built `quarry` runs under a pseudo-
+// terminal (forkpty, so nothing needs installing), and the test types at it
+// as a person would — a statement, a multi-line statement with the
+// continuation prompt, Tab completion, Ctrl-C on a half-typed line, Ctrl-D —
+// and checks the screen text and the history file.
+import Foundation
+import Testing
+@testable import QuarryShell
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A process on a pseudo-terminal, with what it printed so far.
+final class PTYProcess {
+    let master: Int32
+    let pid: pid_t
+    var screen = ""
+
+    init?(_ path: String, environment: [String: String]) {
+        var fd: Int32 = 0
+        var size = winsize(ws_row: 40, ws_col: 160, ws_xpixel: 0, ws_ypixel: 0)
+        let env = environment.map { "\($0)=\($1)" }
+        let pid = forkpty(&fd, nil, nil, &size)
+        if pid < 0 { return nil }
+        if pid == 0 {
+            let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+            let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
+            execve(path, argv, envp)
+            _exit(127)
+        }
+        master = fd
+        self.pid = pid
+    }
+
+    func type(_ text: String) {
+        _ = text.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count - 1) }
+    }
+
+    /// Reads until `needle` has appeared `times` times in total, or the time runs out.
+    @discardableResult
+    func wait(for needle: String, times: Int = 1, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while screen.components(separatedBy: needle).count - 1 < times {
+            if Date() > deadline { return false }
+            var p = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 100) > 0 {
+                let n = read(master, &buffer, buffer.count)
+                if n <= 0 { return false }
+                screen += String(decoding: buffer[0..<n], as: UTF8.self)
+            }
+        }
+        return true
+    }
+
+    /// Waits up to 10 s for the exit status; kills the process after that (-1).
+    func finish() -> Int32 {
+        var status: Int32 = 0
+        let deadline = Date().addingTimeInterval(10)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                close(master)
+                return -1
+            }
+            // Keep draining output so the child never blocks on a full pty.
+            var p = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 50) > 0 {
+                let n = read(master, &buffer, buffer.count)
+                if n > 0 { screen += String(decoding: buffer[0..<n], as: UTF8.self) }
+            }
+        }
+        close(master)
+        return (status >> 8) & 0xFF
+    }
+}
+
+@Suite("REPL on a terminal", .serialized)
+struct REPLTerminalTests {
+    static var binary: String? {
+        // The test bundle sits in the build folder beside the executable.
+        let candidates = [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("quarry").path,
+                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("quarry").path]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    @Test(.enabled(if: binary != nil, "needs the built quarry executable"))
+    func promptsHistoryCompletionAndInterrupt() throws {
+        let history = NSTemporaryDirectory() + "quarry-history-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: history) }
+        let env = ["QUARRY_HISTORY": history, "TERM": "xterm", "HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"]
+        let repl = try #require(PTYProcess(Self.binary!, environment: env))
+        #expect(repl.wait(for: "quarry> "))
+        repl.type("COUNT Employee\r")
+        #expect(repl.wait(for: "   200"))
+        #expect(repl.wait(for: "quarry> ", times: 2))
+        // An incomplete statement continues on the next line.
+        repl.type("EVAL 40 +\r")
+        #expect(repl.wait(for: "   ...> "))
+        repl.type("2\r")
+        #expect(repl.wait(for: "    42"))
+        // Tab completes keywords and key paths.
+        repl.type("COUN\t")
+        #expect(repl.wait(for: "COUNT "))
+        repl.type("Employee WHERE departm\t")
+        #expect(repl.wait(for: "department"), "\(repl.screen.suffix(300).debugDescription)")
+        // Ctrl-C drops the half-typed line; the shell stays.
+        repl.type("\u{03}")
+        #expect(repl.wait(for: "^C"), "\(repl.screen.suffix(300).debugDescription)")
+        repl.type("EVAL 'still here'\r")
+        #expect(repl.wait(for: "still here", times: 2))
+        // An error does not end the shell.
+        repl.type("FETCH Nobody\r")
+        #expect(repl.wait(for: "error[B001]"))
+        repl.type("\u{04}")
+        #expect(repl.finish() == 0, "\(repl.screen.suffix(600).debugDescription)")
+        let saved = try String(contentsOfFile: history, encoding: .utf8)
+        #expect(saved.contains("COUNT Employee"))
+        #expect(saved.contains("EVAL 40 +"))
+    }
+}
