@@ -117,6 +117,11 @@ extension Context {
                 }
             }
         }
-        if !announced.isEmpty { post(.objectsDidChange(announced)) }
+        // A merge that updated only objects this context does not hold still
+        // posts (an empty event): a results controller judges those objects
+        // from `mergingChanges`, since they may now match its request.
+        mergingChanges = changes
+        defer { mergingChanges = nil }
+        if !announced.isEmpty || !changes.updated.isEmpty { post(.objectsDidChange(announced)) }
     }
 }

@@ -36,6 +36,9 @@ public final class Context {
     /// Changes not yet announced by an `objectsDidChange` event.
     var unannounced = ContextChanges()
     var observers: [Int: (ContextEvent) -> Void] = [:]
+    /// While `merge(changes:)` announces a merge: the changes merged (a
+    /// results controller also judges objects this context never loaded).
+    var mergingChanges: ContextChanges?
     var nextObserver = 0
     var undoState = UndoState()
     /// Row SELECT lists by entity, planned once.

@@ -58,6 +58,12 @@ extension FetchedResultsController {
             case .objectsDidChange(let c):
                 ids = c.inserted.union(c.updated).union(c.deleted)
                 inserted = c.inserted
+                if let merged = context.mergingChanges {
+                    // The announcement lists only objects this context holds;
+                    // an object it never loaded may now match too.
+                    ids.formUnion(merged.updated)
+                    inserted.formUnion(merged.updated)
+                }
             case .didSave(let c):
                 // The changes were announced before the save wrote them;
                 // what is new is permanent IDs, which break ties differently.

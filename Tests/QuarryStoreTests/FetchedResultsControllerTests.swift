@@ -284,6 +284,22 @@ struct FetchedResultsTrackingTests {
         #expect(d.calls.suffix(5) == ["will", "section delete Ops 0", "section insert Tech 1", "move Cy 0.0 1.0", "did"])
     }
 
+    // The merged save names an object main never loaded: it must still be judged.
+    @Test func mergedUpdateOfAnObjectNeverLoaded() throws {
+        let (store, ids) = try peopleStore([("Ann", 30, nil), ("Cy", 50, nil)])
+        let main = Context(store: store), background = Context(store: store)
+        background.addObserver { if case .didSave(let changes) = $0 { main.merge(changes: changes) } }
+        let c = FetchedResultsController(fetchRequest: try employees(sortedBy: ["name"], predicate: "age < 45"), context: main)
+        let d = RecordingDelegate()
+        c.delegate = d
+        try c.performFetch()
+        #expect(main.registeredObject(for: ids["Cy"]!) == nil)
+        try background.object(with: ids["Cy"]!).setValue(.int(20), forKey: "age")
+        try background.save()
+        #expect(names(c.fetchedObjects!) == ["Ann", "Cy"])
+        #expect(d.calls == ["will", "insert Cy - 0.1", "did"])
+    }
+
     @Test func fetchLimitIsTrackedByRefetching() throws {
         let (store, ids) = try peopleStore([("Ann", 30, nil), ("Bob", 40, nil), ("Cy", 50, nil)])
         let context = Context(store: store)
