@@ -48,7 +48,9 @@ extension FetchedResultsController {
     }
 
     private func handle(_ event: ContextEvent) {
-        let before = snapshot
+        // Only the section names are kept aside (O(sections), not O(objects)):
+        // a reload after a failure deletes the old sections whole.
+        let before = records.map(\.name)
         do {
             var ids: Set<ObjectID> = []
             var inserted: Set<ObjectID> = []
@@ -145,20 +147,14 @@ extension FetchedResultsController {
         return try apply(explicit: explicit, others: others + objects + fresh) { members.contains(ObjectIdentifier($0)) }
     }
 
-    /// Everything deleted, then everything inserted: what is reported when
-    /// tracking failed and the results were refetched.
-    func reloadChange(from before: FetchedResultsSnapshot) -> FetchedResultsChange {
+    /// Every old section deleted (with its objects), every new one inserted
+    /// and filled: what is reported when tracking failed and the results
+    /// were refetched.
+    func reloadChange(from before: [String]) -> FetchedResultsChange {
         var change = FetchedResultsChange()
-        let after = snapshot
-        let single = sectionNameKeyPath == nil
-        for (s, section) in before.sections.enumerated().reversed() {
-            for (i, id) in section.objectIDs.enumerated().reversed() {
-                change.objects.append(.init(type: .delete, objectID: id, from: IndexPath(item: i, section: s), to: nil))
-            }
-            if !single { change.sections.append(.init(type: .delete, name: section.name, index: s)) }
-        }
-        for (s, section) in after.sections.enumerated() {
-            if !single { change.sections.append(.init(type: .insert, name: section.name, index: s)) }
+        for (s, name) in before.enumerated().reversed() { change.sections.append(.init(type: .delete, name: name, index: s)) }
+        for (s, section) in snapshot.sections.enumerated() {
+            change.sections.append(.init(type: .insert, name: section.name, index: s))
             for (i, id) in section.objectIDs.enumerated() {
                 change.objects.append(.init(type: .insert, objectID: id, from: nil, to: IndexPath(item: i, section: s)))
             }
@@ -174,7 +170,7 @@ extension FetchedResultsController {
         guard let delegate else { return }
         let structural = !change.sections.isEmpty || !change.objects.isEmpty
         if structural { delegate.controllerWillChangeContent(self) }
-        let current = sections ?? []
+        let current = change.sections.contains { $0.type == .insert } ? sections ?? [] : []
         for s in change.sections {
             let section = s.type == .insert && current.indices.contains(s.index) ? current[s.index]
                 : FetchedResultsSection(name: s.name, indexTitle: sectionIndexTitle(forSectionName: s.name), slice: [])

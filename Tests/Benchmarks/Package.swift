@@ -53,5 +53,14 @@ let package = Package(
             path: "Benchmarks/Fixtures",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "Sections",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "QuarryStore", package: quarry),
+            ],
+            path: "Benchmarks/Sections",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 )

@@ -1,0 +1,138 @@
+// Scenarios 10 and 11 of PERFORMANCE.md, each beside its baseline in the
+// same run:
+//  10. a results controller's performFetch with sections over 1M employees
+//      vs the same sorted fetch through a context plus the section counts
+//      counted by hand (target ≤ 1.15×); also with the section cache hit and
+//      with tracking on (sort keys kept), for information;
+//  11. one object changes among 100k results: the change set (processing
+//      the context's pending change, which the tracking controller turns
+//      into a move) vs recomputing the whole result (a fresh performFetch)
+//      (target ≥ 100× faster, ≤ 1 ms).
+import Benchmark
+import Foundation
+import QuarryStore
+
+let model = try! ModelReader.read(yaml: """
+entities:
+  Department:
+    attributes: { name: { type: string, optional: false } }
+    relationships:
+      employees: { to: Employee, many: true, inverse: department, delete: nullify }
+  Employee:
+    attributes:
+      name: { type: string, optional: false }
+      age: integer16
+      salary: integer64
+      active: boolean
+    relationships:
+      department: { to: Department, delete: nullify }
+""", file: "bench.yaml")
+
+let names = ["José", "Zoë", "Müller", "John", "joanna", "Łukasz", "Anna", "Jörg", "Ivan", "佐藤"]
+
+/// A store of `count` employees in 100 departments (prepared INSERTs, one transaction).
+func makeStore(_ count: Int) -> SQLiteStore {
+    let path = NSTemporaryDirectory() + "quarry-sections-\(getpid())-\(count).sqlite"
+    try? FileManager.default.removeItem(atPath: path)
+    let store = try! SQLiteStore(path: path, model: model)
+    let c = store.connection
+    try! c.transaction {
+        let d = try c.prepare(#"INSERT INTO "Department" ("_pk", "_entity", "name") VALUES (?, 'Department', ?)"#)
+        for i in 1...100 {
+            try d.bind([.int(Int64(i)), .string("Dept \(i)")])
+            _ = try d.step()
+            d.reset()
+        }
+        let e = try c.prepare(#"INSERT INTO "Employee" ("_pk", "_entity", "name", "age", "salary", "active", "department") VALUES (?, 'Employee', ?, ?, ?, ?, ?)"#)
+        for i in 1...count {
+            try e.bind([.int(Int64(i)), .string(names[i % names.count] + " \(i % 9973)"), .int(Int64(18 + (i &* 31) % 50)),
+                        .int(Int64(20_000 + (i &* 7919) % 160_000)), .int(Int64(i % 2)), .int(Int64(1 + i % 100))])
+            _ = try e.step()
+            e.reset()
+        }
+    }
+    return store
+}
+
+nonisolated(unsafe) let million = makeStore(1_000_000)
+nonisolated(unsafe) let hundredK = makeStore(100_000)
+
+let byAge = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("age"), SortDescriptor("salary")])
+
+final class Sink: FetchedResultsDelegate {
+    var changes = 0
+    func controller(_ controller: FetchedResultsController, didChangeContentWith change: FetchedResultsChange) { changes += 1 }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock], maxDuration: .seconds(20), maxIterations: 7)
+    _ = million
+
+    Benchmark("10 quarry: performFetch, sections by age, 1M") { _ in
+        million.forgetObjects()
+        let controller = FetchedResultsController(fetchRequest: byAge, context: Context(store: million), sectionNameKeyPath: "age")
+        try controller.performFetch()
+        blackHole(controller.sections!.count)
+    }
+    Benchmark("10 baseline: context fetch sorted + section counts by hand, 1M") { _ in
+        million.forgetObjects()
+        let objects = try Context(store: million).fetch(byAge)
+        var counts: [(Value, Int)] = []
+        for o in objects {
+            let age = o.value(forKey: "age") ?? .null
+            if let last = counts.last, last.0 == age { counts[counts.count - 1].1 += 1 } else { counts.append((age, 1)) }
+        }
+        blackHole(counts.count)
+    }
+    let cacheDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("quarry-sections-cache-\(getpid())")
+    Benchmark("10 quarry: performFetch, sections from the cache, 1M") { benchmark in
+        million.forgetObjects()
+        let warm = FetchedResultsController(fetchRequest: byAge, context: Context(store: million), sectionNameKeyPath: "age", cacheName: "bench")
+        warm.cacheDirectory = cacheDirectory
+        try warm.performFetch()
+        million.forgetObjects()
+        let controller = FetchedResultsController(fetchRequest: byAge, context: Context(store: million), sectionNameKeyPath: "age", cacheName: "bench")
+        controller.cacheDirectory = cacheDirectory
+        benchmark.startMeasurement()
+        try controller.performFetch()
+        benchmark.stopMeasurement()
+        precondition(controller.lastFetchUsedCache)
+        blackHole(controller.sections!.count)
+    }
+    Benchmark("10 quarry: performFetch with tracking (sort keys kept), 1M") { _ in
+        million.forgetObjects()
+        let sink = Sink()
+        let controller = FetchedResultsController(fetchRequest: byAge, context: Context(store: million), sectionNameKeyPath: "age")
+        controller.delegate = sink
+        try controller.performFetch()
+        blackHole(controller.sections!.count)
+    }
+
+    // 11: one context with a tracking controller over 100k employees; each
+    // iteration moves one employee (a new salary, so a new place in its
+    // section) and processes the change.
+    nonisolated(unsafe) let context = Context(store: hundredK)
+    nonisolated(unsafe) let sink = Sink()
+    nonisolated(unsafe) let tracked = FetchedResultsController(fetchRequest: byAge, context: context, sectionNameKeyPath: "age")
+    nonisolated(unsafe) var salary: Int64 = 0
+    Benchmark("11 quarry: change set after one object changes, 100k", configuration: .init(maxDuration: .seconds(10), maxIterations: 2_000)) { benchmark in
+        if tracked.fetchedObjects == nil {
+            tracked.delegate = sink
+            try tracked.performFetch()
+        }
+        let objects = tracked.fetchedObjects!
+        let target = objects[Int(salary % 1000) * 97 % objects.count]
+        salary += 1
+        try target.setValue(.int(20_000 + (salary &* 104_729) % 160_000), forKey: "salary")
+        benchmark.startMeasurement()
+        try context.processPendingChanges()
+        benchmark.stopMeasurement()
+        precondition(tracked.lastChange?.objects.count == 1)
+    }
+    Benchmark("11 baseline: recompute the whole result (performFetch), 100k", configuration: .init(maxIterations: 20)) { _ in
+        hundredK.forgetObjects()
+        let fresh = FetchedResultsController(fetchRequest: byAge, context: Context(store: hundredK), sectionNameKeyPath: "age")
+        try fresh.performFetch()
+        blackHole(fresh.sections!.count)
+    }
+}
