@@ -30,8 +30,11 @@ public final class SQLiteStore {
     var registeredObjects: [ObjectID: StoredObject] = [:]
 
     /// Opens (or creates) the store at `path` (`:memory:` for a private
-    /// in-memory database), creating the schema when the file is new.
-    public init(path: String, model: Model) throws {
+    /// in-memory database), creating the schema when the file is new. When
+    /// `modelFile` names the single file the model was read from (YAML, JSON
+    /// or a Core Data `contents` XML), its text is kept in the store so that
+    /// `SQLiteStore.storedModel(at:)` can reopen it without the model file.
+    public init(path: String, model: Model, modelFile: String? = nil) throws {
         self.model = model
         self.mapping = StoreMapping(model: model)
         self.connection = path == ":memory:" ? try SQLiteConnection.inMemory() : try SQLiteConnection(path: path)
@@ -42,7 +45,42 @@ public final class SQLiteStore {
                 try connection.execute("CREATE TABLE \"_quarry_metadata\" (\"key\" TEXT PRIMARY KEY, \"value\" TEXT)")
                 try connection.execute("INSERT INTO \"_quarry_metadata\" VALUES ('format', 'quarry-1'), ('entities', ?)",
                                        [.string(model.entityNames.joined(separator: ","))])
+                if let modelFile, let source = SQLiteStore.modelSource(modelFile) {
+                    try connection.execute("INSERT INTO \"_quarry_metadata\" VALUES ('model', ?), ('model_format', ?)",
+                                           [.string(source.text), .string(source.format)])
+                }
             }
+        }
+    }
+
+    /// The text and format of a single-file model (nil for a bundle directory).
+    static func modelSource(_ path: String) -> (text: String, format: String)? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        let lower = path.lowercased()
+        let format = lower.hasSuffix(".json") ? "json" : (lower.hasSuffix(".yaml") || lower.hasSuffix(".yml")) ? "yaml" : "xml"
+        return (text, format)
+    }
+
+    /// The model saved in a store Quarry created, or nil when the file holds
+    /// none (or is not a Quarry store). Errors: the file is not SQLite, or the
+    /// saved model no longer reads.
+    public static func storedModel(at path: String) throws -> Model? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let connection = try SQLiteConnection(path: path, options: .init(readOnly: true, create: false))
+        defer { connection.close() }
+        let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_quarry_metadata'")
+        guard !tables.isEmpty else { return nil }
+        let rows = try connection.query("SELECT \"key\", \"value\" FROM \"_quarry_metadata\" WHERE \"key\" IN ('model', 'model_format')")
+        var fields: [String: String] = [:]
+        for row in rows { if case .string(let k) = row[0], case .string(let v) = row[1] { fields[k] = v } }
+        guard let text = fields["model"] else { return nil }
+        let file = path + " (saved model)"
+        switch fields["model_format"] {
+        case "json": return try ModelReader.read(json: text, file: file)
+        case "yaml": return try ModelReader.read(yaml: text, file: file)
+        default: return try ModelReader.read(xml: text, file: file)
         }
     }
 

@@ -7,12 +7,12 @@ import Testing
 
 /// Runs sources on a fresh session (the embedded default store) and captures everything.
 func transcript(_ sources: [ScriptSource], keepGoing: Bool = false, mode: OutputMode = .table,
-                jsonErrors: Bool = false, store: StoreLocation = .defaultStore) -> (out: String, err: String, status: Int32) {
+                jsonErrors: Bool = false, store: StoreLocation = .defaultStore, modelPath: String? = nil) -> (out: String, err: String, status: Int32) {
     final class Box: @unchecked Sendable { var out = ""; var err = "" }
     let box = Box()
     let session = ShellSession(location: store, mode: mode, output: { box.out += $0 }, errors: { box.err += $0 })
     session.jsonErrors = jsonErrors
-    var status = session.setUp(modelPath: nil, openStore: store != .defaultStore)
+    var status = session.setUp(modelPath: modelPath, openStore: store != .defaultStore)
     if status == 0 { status = ScriptRunner(session: session, keepGoing: keepGoing).run(sources) }
     return (box.out, box.err, status)
 }
@@ -125,7 +125,13 @@ struct ShellTranscriptTests {
     @Test func fileSurvivesOnDisk() throws {
         let path = NSTemporaryDirectory() + "quarry-shell-store-\(getpid()).sqlite"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        _ = transcript([.command("INSERT Department {name: 'Kept'}")], store: .sqlite(path))
+        let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/Models/Company.yaml").path
+        // Creating a file needs a model; reopening reads the model saved in it.
+        let refused = transcript([.command("COUNT Department")], store: .sqlite(path))
+        #expect(refused.status == 64)
+        #expect(refused.err.contains("needs a model"))
+        _ = transcript([.command("INSERT Department {name: 'Kept'}")], store: .sqlite(path), modelPath: model)
         let r = transcript([.command("FETCH Department PROPERTIES name")], store: .sqlite(path))
         #expect(r.out == " name\n------\n Kept\n(1 row)\n")
     }

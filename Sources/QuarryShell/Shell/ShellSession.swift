@@ -59,8 +59,22 @@ public final class ShellSession {
             case .defaultStore:
                 store = try SQLiteStore(path: ":memory:", model: model!)
             case .sqlite(let path):
+                // The model: --model (or .model), else the one saved in a store
+                // Quarry created; a new file needs one. `:memory:` (and a path
+                // SQLite cannot open anyway) falls back to the company model.
+                if model == nil { model = try SQLiteStore.storedModel(at: path) }
+                if model == nil && path != ":memory:" {
+                    let exists = FileManager.default.fileExists(atPath: path)
+                    let folder = (path as NSString).deletingLastPathComponent
+                    if exists || FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder) {
+                        throw ShellError(.cannotOpen, exists
+                                            ? "store '\(path)' has no saved model; give one with --model PATH"
+                                            : "creating store '\(path)' needs a model; give one with --model PATH",
+                                         exitCode: ExitStatus.usage, located: false)
+                    }
+                }
                 if model == nil { model = try DefaultStore.model() }
-                store = try SQLiteStore(path: path, model: model!)
+                store = try SQLiteStore(path: path, model: model!, modelFile: modelPath)
             }
         } catch let e as ShellError {
             throw e
