@@ -8,6 +8,9 @@
 //      the context's pending change, which the tracking controller turns
 //      into a move) vs recomputing the whole result (a fresh performFetch)
 //      (target ≥ 100× faster, ≤ 1 ms).
+// First run (2-core shared machine, medians): 10: 8.27 s vs baseline 10.0 s
+// (0.83×; cache hit 5.43 s; with tracking 13 s); 11: 40 µs vs 638 ms
+// (~16,000× faster).
 import Benchmark
 import Foundation
 import QuarryStore
