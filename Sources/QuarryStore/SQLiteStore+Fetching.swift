@@ -106,7 +106,7 @@ extension SQLiteStore {
 }
 
 /// The order SQLite gives sort keys, reproduced in memory: NULL first, then
-/// numbers by value, then text by UTF-8 bytes, then blobs.
+/// numbers by value, then text by the UTF-8 bytes of its NFC form, then blobs.
 enum SortOrder {
     static func compare(_ a: Value, _ b: Value, caseInsensitive: Bool) -> Int {
         func rank(_ v: Value) -> Int {
@@ -121,6 +121,9 @@ enum SortOrder {
         if ra != rb { return ra < rb ? -1 : 1 }
         switch (a, b) {
         case (.string(var x), .string(var y)):
+            // As stored: composed (NFC), so unsaved text sorts as saved text will.
+            x = StoredText.composed(x)
+            y = StoredText.composed(y)
             if caseInsensitive {
                 let folding = Folding(caseInsensitive: true, diacriticInsensitive: false)
                 x = folding.fold(x)
