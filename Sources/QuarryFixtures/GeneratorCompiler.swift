@@ -26,6 +26,8 @@ struct GeneratorCompiler {
         var source: ValueSource
         if let spec = factory?.generator {
             source = try compile(spec)
+            // A factory's `email` is made from the row's name too.
+            if case .text(.email, nil) = source { source = .text(.email, nameColumn: nameColumn) }
         } else {
             source = Heuristics.source(for: attribute, entity: entity.name, reference: plan.reference, nameColumn: nameColumn)
             if let matcher, let pattern = try? RegexPattern(matcher.source), !fits(source, matcher) {

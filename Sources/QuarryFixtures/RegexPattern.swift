@@ -200,31 +200,58 @@ final class RegexRunner {
         mark = [Int](repeating: -1, count: program.count)
     }
 
+    func matches(_ text: String) -> Bool {
+        // The lists move into locals for the run: a class's stored arrays
+        // would pay a dynamic exclusivity check on every push and pop.
+        var state = State()
+        swap(&state.current, &current)
+        swap(&state.next, &next)
+        swap(&state.stack, &stack)
+        swap(&state.mark, &mark)
+        state.generation = generation
+        let result = Self.run(program, text, &state)
+        swap(&state.current, &current)
+        swap(&state.next, &next)
+        swap(&state.stack, &stack)
+        swap(&state.mark, &mark)
+        generation = state.generation
+        return result
+    }
+
+    private struct State {
+        var current: [Int] = [], next: [Int] = [], stack: [Int] = [], mark: [Int] = []
+        var generation = 0
+    }
+
     /// Adds `pc` and every state reachable from it without reading a character.
-    private func add(_ pc: Int, to list: inout [Int]) {
-        stack.append(pc)
-        while let p = stack.popLast() {
-            guard mark[p] != generation else { continue }
-            mark[p] = generation
+    private static func add(_ program: [RegexPattern.Instruction], _ pc: Int, _ list: inout [Int], _ s: inout State) {
+        s.stack.append(pc)
+        while let p = s.stack.popLast() {
+            guard s.mark[p] != s.generation else { continue }
+            s.mark[p] = s.generation
             switch program[p] {
-            case .split(let a, let b): stack.append(b); stack.append(a)
-            case .jump(let a): stack.append(a)
+            case .split(let a, let b): s.stack.append(b); s.stack.append(a)
+            case .jump(let a): s.stack.append(a)
             default: list.append(p)
             }
         }
     }
 
-    func matches(_ text: String) -> Bool {
-        generation += 1
+    private static func run(_ program: [RegexPattern.Instruction], _ text: String, _ s: inout State) -> Bool {
+        var current = s.current, next = s.next
+        s.current = []
+        s.next = []
+        defer { s.current = current; s.next = next }
+        s.generation += 1
         current.removeAll(keepingCapacity: true)
-        add(0, to: &current)
+        add(program, 0, &current, &s)
         for c in text.unicodeScalars {
-            generation += 1
+            s.generation += 1
             next.removeAll(keepingCapacity: true)
             for pc in current {
                 switch program[pc] {
-                case .scalar(let x) where x == c: add(pc + 1, to: &next)
-                case .set(let set) where set.contains(c): add(pc + 1, to: &next)
+                case .scalar(let x) where x == c: add(program, pc + 1, &next, &s)
+                case .set(let set) where set.contains(c): add(program, pc + 1, &next, &s)
                 default: break
                 }
             }

@@ -149,7 +149,11 @@ struct TextMaker {
     static func asciiFold(_ text: String) -> String {
         var out = ""
         for c in text.lowercased() {
-            if c.isASCII, c.isLetter || c.isNumber { out.append(c) } else if let f = folds[c] { out += f }
+            if let a = c.asciiValue {
+                if (a >= 97 && a <= 122) || (a >= 48 && a <= 57) { out.append(c) }
+            } else if let f = folds[c] {
+                out += f
+            }
         }
         return out
     }
