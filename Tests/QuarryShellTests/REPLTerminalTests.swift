@@ -38,7 +38,7 @@ final class PTYProcess {
 
     /// Reads until `needle` has appeared `times` times in total, or the time runs out.
     @discardableResult
-    func wait(for needle: String, times: Int = 1, seconds: Double = 10) -> Bool {
+    func wait(for needle: String, times: Int = 1, seconds: Double = 30) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while screen.components(separatedBy: needle).count - 1 < times {
@@ -53,10 +53,22 @@ final class PTYProcess {
         return true
     }
 
-    /// Waits up to 10 s for the exit status; kills the process after that (-1).
+    /// Reads until `needle` appears after the last `marker`, or the time runs out.
+    func waitAfter(_ marker: String, for needle: String, seconds: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            if let range = screen.range(of: marker, options: .backwards), screen[range.upperBound...].contains(needle) { return true }
+            if Date() > deadline { return false }
+            let before = screen.count
+            _ = wait(for: needle, times: screen.components(separatedBy: needle).count, seconds: 0.2)
+            if screen.count == before { usleep(20_000) }
+        }
+    }
+
+    /// Waits up to 30 s for the exit status; kills the process after that (-1).
     func finish() -> Int32 {
         var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while waitpid(pid, &status, WNOHANG) == 0 {
             if Date() > deadline {
@@ -114,6 +126,9 @@ struct REPLTerminalTests {
         // An error does not end the shell.
         repl.type("FETCH Nobody\r")
         #expect(repl.wait(for: "error[B001]"))
+        // Ctrl-D ends the shell only on an empty line at the prompt: wait for
+        // the prompt that follows the error before sending it.
+        #expect(repl.waitAfter("error[B001]", for: "quarry> "))
         repl.type("\u{04}")
         #expect(repl.finish() == 0, "\(repl.screen.suffix(600).debugDescription)")
         let saved = try String(contentsOfFile: history, encoding: .utf8)
