@@ -190,11 +190,11 @@ struct RelationshipPlanner {
             if let thi, s * degree.lowerBound > t * thi {
                 throw fail("\(label): \(s) objects need at least \(s * degree.lowerBound) links, but \(t) objects take at most \(t * thi)", [gen, other], [swap ? owner : r.destination])
             }
-            var random = FixtureRandom(seed: plan.seed, name: "link:" + join.table)
-            let weights = shapeWeights(t, other?.distribution ?? .uniform, skew: other?.skew ?? 1, &random)
+            guard s > 0, t > 0 else { continue }
             result.append(LinkPlan(table: join.table, swapped: swap, ordered: join.ordered, label: label, sources: sources, targets: targets,
                                    degree: degree, degreeShape: gen?.distribution ?? .uniform, targetMinimum: tlo, targetMaximum: thi,
-                                   targetWeights: weights, seed: SplitMix64.derive(plan.seed, "link:" + join.table)))
+                                   targetShape: other?.distribution ?? .uniform, targetSkew: other?.skew ?? 1,
+                                   seed: SplitMix64.derive(plan.seed, "link:" + join.table)))
         }
         return result
     }

@@ -8,8 +8,10 @@
 // over a shuffled order of the targets until each has its minimum, the rest
 // are drawn by weight and skip targets at their maximum. A first pass over
 // the degrees (cheap: one draw each, same seed) tells whether they add up
-// to the targets' minimum; the real pass lends the difference. Memory is
-// one counter per target.
+// to the targets' minimum; the real pass lends the difference. Memory: a
+// counter per target only when targets have a maximum, weights per target
+// only when their popularity is skewed; otherwise O(1) — a million
+// employees on projects cost no million-entry arrays.
 
 final class LinkPlan {
     let table: String
@@ -24,12 +26,13 @@ final class LinkPlan {
     let degreeShape: DistributionShape
     let targetMinimum: Int
     let targetMaximum: Int?
-    let targetWeights: [UInt64]
+    let targetShape: DistributionShape
+    let targetSkew: Double
     let seed: UInt64
 
     init(table: String, swapped: Bool, ordered: Bool, label: String, sources: KeySpace, targets: KeySpace,
          degree: ClosedRange<Int>, degreeShape: DistributionShape, targetMinimum: Int, targetMaximum: Int?,
-         targetWeights: [UInt64], seed: UInt64) {
+         targetShape: DistributionShape, targetSkew: Double, seed: UInt64) {
         self.table = table
         self.swapped = swapped
         self.ordered = ordered
@@ -40,7 +43,8 @@ final class LinkPlan {
         self.degreeShape = degreeShape
         self.targetMinimum = targetMinimum
         self.targetMaximum = targetMaximum
-        self.targetWeights = targetWeights
+        self.targetShape = targetShape
+        self.targetSkew = targetSkew
         self.seed = seed
     }
 
@@ -68,9 +72,10 @@ struct LinkIterator {
     let plan: LinkPlan
     private var degreeRandom: FixtureRandom
     private var random: FixtureRandom
-    private var order: [Int]
+    private var order: AffinePermutation
     private var taken: [Int32]
-    private var sampler: WeightedSampler
+    /// Per-target weights, when skewed or capped; nil draws uniformly.
+    private var sampler: WeightedSampler?
     private var cursor = 0
     private var deficit = 0
     private var surplus = 0
@@ -89,10 +94,12 @@ struct LinkIterator {
         surplus = plan.targetMaximum.map { max(0, sum - $0 * targetCount) } ?? 0
         degreeRandom = plan.degreeStream()
         random = FixtureRandom(seed: plan.seed, name: "targets")
-        order = Array(0..<targetCount)
-        random.shuffle(&order)
-        taken = [Int32](repeating: 0, count: targetCount)
-        sampler = WeightedSampler(weights: plan.targetWeights)
+        order = AffinePermutation(count: targetCount, random: &random)
+        taken = plan.targetMaximum == nil ? [] : [Int32](repeating: 0, count: targetCount)
+        if plan.targetShape != .uniform || plan.targetMaximum != nil {
+            var weightsRandom = FixtureRandom(seed: plan.seed, name: "weights")
+            sampler = WeightedSampler(weights: shapeWeights(targetCount, plan.targetShape, skew: plan.targetSkew, &weightsRandom))
+        }
     }
 
     /// The next (source key, target key, position), or nil at the end.
@@ -118,7 +125,7 @@ struct LinkIterator {
         // order are distinct targets while k ≤ the number of targets.
         let coverage = plan.targetMinimum * targetCount
         while chosen.count < k, cursor < coverage {
-            let t = order[cursor % targetCount]
+            let t = order(cursor % targetCount)
             cursor += 1
             // Already at its maximum (random picks got there first): covered.
             if let max = plan.targetMaximum, Int(taken[t]) >= max { continue }
@@ -126,11 +133,12 @@ struct LinkIterator {
         }
         var misses = 0
         while chosen.count < k {
-            guard let t = sampler.draw(&random) else { break }
+            guard let t = sampler.map({ $0.draw(&random) }) ?? random.index(targetCount) else { break }
             if chosen.contains(t) {
                 misses += 1
                 if misses > 32 {
-                    guard let free = (0..<targetCount).first(where: { sampler.weights[$0] > 0 && !chosen.contains($0) }) else { break }
+                    let weights = sampler?.weights, picked = chosen
+                    guard let free = (0..<targetCount).first(where: { i in (weights.map { $0[i] > 0 } ?? true) && !picked.contains(i) }) else { break }
                     chosen.append(free)
                     misses = 0
                 }
@@ -142,9 +150,10 @@ struct LinkIterator {
             throw FixtureError(.unsatisfiableRelationship,
                                "\(plan.label): object \(source + 1) needs \(degree.lowerBound) related objects but only \(chosen.count) are left below their maximum")
         }
+        guard let max = plan.targetMaximum else { return }
         for t in chosen {
             taken[t] += 1
-            if let max = plan.targetMaximum, Int(taken[t]) >= max { sampler.set(0, at: t) }
+            if Int(taken[t]) >= max { sampler!.set(0, at: t) }
         }
     }
 }
