@@ -36,6 +36,7 @@ let package = Package(
             name: "quarry",
             dependencies: [
                 "QuarryShell",
+                "QuarryFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

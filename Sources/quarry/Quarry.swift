@@ -9,7 +9,7 @@ struct Quarry: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quarry",
         abstract: "Core Data's predicate and expression language on Linux.",
-        subcommands: [Shell.self, Parse.self, Eval.self],
+        subcommands: [Shell.self, Parse.self, Eval.self, Fixtures.self],
         defaultSubcommand: Shell.self
     )
 }

@@ -1,0 +1,34 @@
+// `quarry fixtures --model PATH (--out PATH | --postgres URL) [--count Entity=N]...
+//  [--seed N] [--factories PATH] [--format sqlite|json|ndjson|csv|sql] [--edge-cases]`:
+// deterministic test data from a model (the work is QuarryFixtures').
+import ArgumentParser
+import Foundation
+import QuarryFixtures
+
+struct Fixtures: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate deterministic test data from a model.",
+        discussion: "Factories files are documented in Examples/Fixtures/README.md.")
+
+    @Option(help: "The model file (YAML, JSON or .xcdatamodeld).") var model: String
+    @Option(help: "Where to write (the format follows the extension unless --format says).") var out: String?
+    @Option(help: "A PostgreSQL URL to write into (not built yet).") var postgres: String?
+    @Option(name: .customLong("count"), help: "How many objects of an entity, as Entity=N (repeatable).") var counts: [String] = []
+    @Option(help: "The seed; the same seed gives the same bytes.") var seed: UInt64?
+    @Option(help: "A factories file (YAML).") var factories: String?
+    @Option(help: "sqlite, json, ndjson, csv or sql.") var format: String?
+    @Flag(name: .customLong("edge-cases"), help: "Values that break naive predicate implementations.") var edgeCases = false
+
+    func validate() throws {
+        if postgres != nil { throw ValidationError("PostgreSQL support is not built yet; use --out PATH") }
+        if out == nil { throw ValidationError("give --out PATH") }
+    }
+
+    func run() throws {
+        let outcome = FixturesCommand.run(model: model, out: out!, counts: counts, seed: seed, factories: factories,
+                                          format: format, edgeCases: edgeCases, progress: isatty(2) != 0)
+        if !outcome.stdout.isEmpty { FileHandle.standardOutput.write(outcome.stdout.data(using: .utf8)!) }
+        if !outcome.stderr.isEmpty { FileHandle.standardError.write(outcome.stderr.data(using: .utf8)!) }
+        if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
+    }
+}
