@@ -129,16 +129,31 @@ public struct StoreMapping: Sendable {
         if let inverse, !inverse.isToMany {
             return .inverseForeignKey(column: inverse.name)
         }
-        // Many-to-many (or to-many without inverse): one join table, named after the owning side.
-        if let inverse, (r.destination, inverse.name) < (entity.name, r.name) {
-            let name = "_" + r.destination + "_" + inverse.name
-            return .joinTable(table: name, sourceColumn: "target", targetColumn: "source")
+        // Many-to-many (or to-many without inverse): one join table, named after
+        // the owning side — the entities that declare the two relationships, so
+        // sub-entities inheriting one share their parent's table.
+        let owner = declaring(r.name, from: entity.name)
+        if let inverse {
+            let inverseOwner = declaring(inverse.name, from: r.destination)
+            if (inverseOwner, inverse.name) < (owner, r.name) {
+                let name = "_" + inverseOwner + "_" + inverse.name
+                return .joinTable(table: name, sourceColumn: "target", targetColumn: "source")
+            }
         }
-        let name = "_" + entity.name + "_" + r.name
+        let name = "_" + owner + "_" + r.name
         if !joinTables.contains(where: { $0.table == name }) {
-            joinTables.append((name, tables[entity.name]!, tables[r.destination] ?? r.destination, r.isOrdered))
+            joinTables.append((name, tables[owner]!, tables[r.destination] ?? r.destination, r.isOrdered))
         }
         return .joinTable(table: name, sourceColumn: "source", targetColumn: "target")
+    }
+
+    /// The entity (itself or an ancestor) that declares the relationship `name`.
+    private func declaring(_ name: String, from entityName: String) -> String {
+        guard let entity = model.entity(named: entityName) else { return entityName }
+        for candidate in [entity] + entity.ancestors(in: model) where candidate.relationships.contains(where: { $0.name == name }) {
+            return candidate.name
+        }
+        return entityName
     }
 
     static func root(of entity: Entity, in model: Model) -> Entity {
