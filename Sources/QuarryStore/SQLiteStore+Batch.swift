@@ -46,9 +46,7 @@ extension SQLiteStore {
     @discardableResult
     public func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?) throws -> Int {
         if let direct = try directDelete(entity: entity, predicate: predicate) { return direct }
-        return try connection.transaction {
-            try connection.execute(#"CREATE TEMP TABLE IF NOT EXISTS "_quarry_delete" ("entity" TEXT NOT NULL, "pk" INTEGER NOT NULL, PRIMARY KEY ("entity", "pk"))"#)
-            try connection.execute(#"DELETE FROM temp."_quarry_delete""#)
+        return try deleteWithRules {
             if let keys = try SQLPlanner.planKeys(entity: entity, predicate: predicate, mapping: mapping, now: now()) {
                 try connection.execute(#"INSERT INTO temp."_quarry_delete" "# + keys.sql, keys.arguments)
             } else {
@@ -56,6 +54,16 @@ extension SQLiteStore {
                     try connection.execute(#"INSERT INTO temp."_quarry_delete" VALUES (?, ?)"#, [.string(object.entity), .int(object.id.primaryKey)])
                 }
             }
+        }
+    }
+
+    /// Deletes the rows `queue` puts in the delete list, after the delete
+    /// rules have run, in one transaction; returns how many were queued.
+    func deleteWithRules(_ queue: () throws -> Void) throws -> Int {
+        try connection.transaction {
+            try connection.execute(#"CREATE TEMP TABLE IF NOT EXISTS "_quarry_delete" ("entity" TEXT NOT NULL, "pk" INTEGER NOT NULL, PRIMARY KEY ("entity", "pk"))"#)
+            try connection.execute(#"DELETE FROM temp."_quarry_delete""#)
+            try queue()
             let requested = try countQueued()
             try applyDeleteRules()
             // Keys elsewhere that still point at deleted rows are cleared.

@@ -166,12 +166,14 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case unknownKey(String, entity: String, suggestion: String?)
     case typeMismatch(key: String, entity: String, expected: String, got: String)
     case deleteDenied(entity: String, relationship: String, related: Int)
+    case missingValue(key: String, entity: String)
 
     public var description: String {
         switch self {
         case .unknownEntity(let e, let s): return "unknown entity '\(e)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
         case .unknownKey(let k, let e, let s): return "\(e) has no attribute or relationship '\(k)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
         case .typeMismatch(let k, let e, let expected, let got): return "\(e).\(k) holds \(expected), not \(got)"
+        case .missingValue(let k, let e): return "\(e).\(k) is required and has no default"
         case .deleteDenied(let e, let r, let n):
             return "cannot delete: \(e).\(r) has the Deny rule and \(n) related object\(n == 1 ? "" : "s") would be left behind; nothing was deleted"
         }

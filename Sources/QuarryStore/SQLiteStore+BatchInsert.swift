@@ -1,0 +1,141 @@
+// Batch insert and the result types of batch requests. A batch insert writes
+// many objects with one prepared INSERT in one transaction, without creating
+// objects: from an array of dictionaries, or from a handler called until it
+// says stop. Defaults are applied; values are checked against their
+// attributes; a constraint violation names the offending row, and nothing of
+// the batch is left half-inserted.
+
+/// What a batch request reports, as Core Data's result types.
+public enum BatchResult: Sendable, Equatable {
+    /// Only whether it succeeded (it did, or the call threw).
+    case status
+    /// How many objects it touched.
+    case count(Int)
+    /// The IDs of the objects it touched.
+    case objectIDs([ObjectID])
+}
+
+/// Which `BatchResult` a request asks for.
+public enum BatchResultType: Sendable {
+    case status, count, objectIDs
+}
+
+/// A batch insert failed at one row.
+public struct BatchInsertError: Error, CustomStringConvertible {
+    /// The zero-based index of the offending row.
+    public var row: Int
+    public var underlying: Error
+
+    public var description: String { "batch insert stopped at row \(row + 1): \(underlying); nothing was inserted" }
+}
+
+extension SQLiteStore {
+    /// Inserts one object per dictionary (attribute name → value).
+    @discardableResult
+    public func batchInsert(_ entity: String, objects: [[String: Value]], resultType: BatchResultType = .count) throws -> BatchResult {
+        var iterator = objects.makeIterator()
+        return try batchInsert(entity, resultType: resultType) { iterator.next() }
+    }
+
+    /// Inserts objects until `next` returns nil.
+    @discardableResult
+    public func batchInsert(_ entityName: String, resultType: BatchResultType = .count,
+                            next: () throws -> [String: Value]?) throws -> BatchResult {
+        guard let entity = model.entity(named: entityName), !entity.isAbstract, let table = mapping.table(for: entityName) else {
+            throw StoreError.unknownEntity(entityName, suggestion: Suggestions.closest(to: entityName, among: model.entityNames))
+        }
+        let attributes = entity.allAttributes(in: model).filter { !$0.isTransient && mapping.column(for: $0.name, of: entityName) != nil }
+        let known = Set(attributes.map(\.name))
+        let columns = [SQLIdentifier.quoted(StoreMapping.entityColumn)] + attributes.map { SQLIdentifier.quoted(mapping.column(for: $0.name, of: entityName)!) }
+        let sql = "INSERT INTO \(SQLIdentifier.quoted(table)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        var ids: [ObjectID] = []
+        var count = 0
+        try connection.transaction {
+            let statement = try connection.prepare(sql)
+            var row = 0
+            while let values = try next() {
+                do {
+                    for key in values.keys where !known.contains(key) {
+                        throw StoreError.unknownKey(key, entity: entityName, suggestion: Suggestions.closest(to: key, among: Array(known)))
+                    }
+                    var arguments: [Value] = [.string(entityName)]
+                    arguments.reserveCapacity(columns.count)
+                    for a in attributes {
+                        let v = values[a.name] ?? a.defaultValue ?? .null
+                        // Batches skip validation, but never store a required value as nil.
+                        if v.isNull && !a.isOptional { throw StoreError.missingValue(key: a.name, entity: entityName) }
+                        arguments.append(try StoreValues.storable(v, for: a, entity: entityName))
+                    }
+                    try statement.bind(arguments)
+                    _ = try statement.step()
+                    statement.reset()
+                } catch {
+                    statement.reset()
+                    throw BatchInsertError(row: row, underlying: error)
+                }
+                if resultType == .objectIDs { ids.append(ObjectID(entity: entityName, primaryKey: connection.lastInsertRowID)) }
+                count += 1
+                row += 1
+            }
+        }
+        switch resultType {
+        case .status: return .status
+        case .count: return .count(count)
+        case .objectIDs: return .objectIDs(ids)
+        }
+    }
+
+    /// A batch update with a chosen result type; `.objectIDs` lists the rows
+    /// the update selects (read in the same transaction, before the change).
+    public func batchUpdate(entity: String, predicate: QuarrySyntax.Predicate?, set: [(String, QuarrySyntax.Expression)],
+                            resultType: BatchResultType) throws -> BatchResult {
+        guard resultType == .objectIDs else {
+            let n = try batchUpdate(entity: entity, predicate: predicate, set: set)
+            return resultType == .count ? .count(n) : .status
+        }
+        return try connection.transaction {
+            let ids = try selectedIDs(entity: entity, predicate: predicate)
+            _ = try batchUpdate(entity: entity, predicate: predicate, set: set)
+            return .objectIDs(ids)
+        }
+    }
+
+    /// A batch delete with a chosen result type (`.objectIDs`: the objects of
+    /// `entity` the predicate selected; cascaded deletions are not listed).
+    public func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?, resultType: BatchResultType) throws -> BatchResult {
+        guard resultType == .objectIDs else {
+            let n = try batchDelete(entity: entity, predicate: predicate)
+            return resultType == .count ? .count(n) : .status
+        }
+        return try connection.transaction {
+            let ids = try selectedIDs(entity: entity, predicate: predicate)
+            _ = try batchDelete(entity: entity, predicate: predicate)
+            return .objectIDs(ids)
+        }
+    }
+
+    /// Deletes exactly the objects listed (all of one entity), with delete rules.
+    @discardableResult
+    public func batchDelete(objectIDs: [ObjectID]) throws -> Int {
+        guard let first = objectIDs.first else { return 0 }
+        guard objectIDs.allSatisfy({ $0.entity == first.entity }) else {
+            throw StoreError.unknownEntity("mixed entities in one batch delete", suggestion: nil)
+        }
+        return try deleteWithRules {
+            for id in objectIDs {
+                try connection.execute(#"INSERT OR IGNORE INTO temp."_quarry_delete" SELECT "_entity", "_pk" FROM "# + SQLIdentifier.quoted(mapping.table(for: id.entity) ?? id.entity) + #" WHERE "_pk" = ?"#,
+                                       [.int(id.primaryKey)])
+            }
+        }
+    }
+
+    private func selectedIDs(entity: String, predicate: QuarrySyntax.Predicate?) throws -> [ObjectID] {
+        if let keys = try SQLPlanner.planKeys(entity: entity, predicate: predicate, mapping: mapping, now: now()) {
+            return try connection.query(keys.sql + " ORDER BY t0.\"_pk\"", keys.arguments).compactMap { row in
+                guard case .string(let e) = row[0], case .int(let pk) = row[1] else { return nil }
+                return ObjectID(entity: e, primaryKey: pk)
+            }
+        }
+        return try fetch(FetchRequest(entity: entity, predicate: predicate)).map(\.id)
+    }
+}
