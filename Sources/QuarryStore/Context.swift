@@ -48,6 +48,10 @@ public final class Context {
     /// The last error raised while firing a fault (reads themselves never throw).
     public internal(set) var lastFaultError: Error?
 
+    /// When true (the default), batch requests made through the context are
+    /// merged into it as soon as they finish.
+    public var automaticallyMergesBatchResults = true
+
     public init(store: SQLiteStore) {
         self.store = store
     }
