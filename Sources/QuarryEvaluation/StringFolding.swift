@@ -66,13 +66,15 @@ public struct FoldedString: Sendable {
     }
 }
 
-enum StringBytes {
-    static func isASCII(_ s: String) -> Bool {
+/// ASCII byte helpers shared by the evaluator and the SQLite functions
+/// (which decide ASCII text on SQLite's bytes with these same loops).
+public enum StringBytes {
+    public static func isASCII(_ s: String) -> Bool {
         if let r = s.utf8.withContiguousStorageIfAvailable({ isASCII($0) }) { return r }
         return s.utf8.allSatisfy { $0 < 0x80 }
     }
 
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         let n = bytes.count
         guard let base = bytes.baseAddress else { return true }
@@ -84,9 +86,9 @@ enum StringBytes {
         return true
     }
 
-    @inline(__always) static func lower(_ b: UInt8) -> UInt8 { (b &- 0x41) < 26 ? b | 0x20 : b }
+    @inline(__always) public static func lower(_ b: UInt8) -> UInt8 { (b &- 0x41) < 26 ? b | 0x20 : b }
 
-    static func asciiLowercased(_ s: String) -> String {
+    public static func asciiLowercased(_ s: String) -> String {
         var bytes = Array(s.utf8)
         for i in bytes.indices { bytes[i] = lower(bytes[i]) }
         return String(decoding: bytes, as: UTF8.self)

@@ -38,31 +38,5 @@ struct TextFolding: Sendable, Equatable {
     }
 }
 
-/// Byte-level helpers for the ASCII fast paths.
-enum Bytes {
-    static func isASCII(_ s: String) -> Bool {
-        if let r = s.utf8.withContiguousStorageIfAvailable({ isASCII($0) }) { return r }
-        return s.utf8.allSatisfy { $0 < 0x80 }
-    }
-
-    /// Eight bytes at a time: text columns are mostly ASCII.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let n = bytes.count
-        var i = 0
-        while i + 8 <= n {
-            if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            i += 8
-        }
-        while i < n { if base[i] >= 0x80 { return false }; i += 1 }
-        return true
-    }
-
-    @inline(__always) static func lower(_ b: UInt8) -> UInt8 { (b &- 0x41) < 26 ? b | 0x20 : b }
-
-    static func asciiLowercased(_ s: String) -> String {
-        var bytes = Array(s.utf8)
-        for i in bytes.indices { bytes[i] = lower(bytes[i]) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
+/// The evaluator's ASCII byte helpers, under the name this module's matchers use.
+typealias Bytes = StringBytes
