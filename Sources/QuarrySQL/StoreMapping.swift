@@ -25,6 +25,8 @@ public enum RelationshipStorage: Sendable, Equatable {
 /// Tables and columns for a model.
 public struct StoreMapping: Sendable {
     public let model: Model
+    /// The engine the SQL is written for.
+    public let dialect: SQLDialect
     private var tables: [String: String] = [:]
     private var columns: [String: [String: String]] = [:]
     private var relationships: [String: [String: RelationshipStorage]] = [:]
@@ -41,8 +43,9 @@ public struct StoreMapping: Sendable {
     public static let primaryKey = "_pk"
     public static let entityColumn = "_entity"
 
-    public init(model: Model) {
+    public init(model: Model, dialect: SQLDialect = .sqlite) {
         self.model = model
+        self.dialect = dialect
         for entity in model.entities {
             tables[entity.name] = StoreMapping.root(of: entity, in: model).name
         }

@@ -1,0 +1,93 @@
+// What a store needs from a SQL engine's connection, so that one store
+// implementation (planning, decoding objects, batch requests with delete
+// rules, the context's saves) runs on SQLite and on PostgreSQL alike.
+//
+// The contract every driver keeps:
+// - SQL text uses `?` placeholders; a driver that numbers them (`$1`)
+//   renumbers them itself. Values are only ever bound, never pasted in.
+// - Rows decode to `Value`s by the kinds the caller asks for (a boolean
+//   stored as 0/1, a date stored as seconds since 2001); `.automatic` decodes
+//   by the engine's own column type.
+// - `transaction` commits when its body returns and rolls back when it
+//   throws; nested calls become savepoints.
+// - `execute` returns how many rows the statement changed.
+import QuarrySQL
+import QuarrySQLite
+
+/// How to decode a result column (shared by every driver).
+public typealias SQLValueKind = SQLiteValueKind
+
+/// One row of a result, read column by column while the row is current.
+public protocol SQLRowReading {
+    subscript(_ index: Int) -> Value { get }
+}
+
+/// A connection to a SQL engine, as a store uses it.
+public protocol SQLDatabase: AnyObject {
+    /// The SQL the planner must write for this engine.
+    var dialect: SQLDialect { get }
+    /// Where the data lives, for messages and cache fingerprints: a file
+    /// path, `:memory:`, or a server URL without its password.
+    var location: String { get }
+    /// A number that changes whenever this connection changed data (cache
+    /// fingerprints of in-memory and server stores use it).
+    var changeCounter: Int { get }
+    /// True between BEGIN and COMMIT / ROLLBACK.
+    var isInTransaction: Bool { get }
+
+    /// Runs one statement; returns the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ arguments: [Value]) throws -> Int
+    /// Runs one statement and returns all its rows.
+    func query(_ sql: String, _ arguments: [Value], as kinds: [SQLValueKind]) throws -> [[Value]]
+    /// Streams the rows of one statement through `body`.
+    func streamRows(_ sql: String, _ arguments: [Value], as kinds: [SQLValueKind],
+                    _ body: (any SQLRowReading) throws -> Void) throws
+    /// Runs an INSERT of one row into a table whose key is `"_pk"` and
+    /// returns the new row's key (a SQLite rowid, a PostgreSQL identity).
+    func insertReturningKey(_ sql: String, _ arguments: [Value]) throws -> Int64
+    /// Runs `body` in a transaction (a savepoint when one is open).
+    func inTransaction<T>(_ body: () throws -> T) throws -> T
+    /// Asks the statement running now (on another thread) to stop; it fails
+    /// with the driver's interrupted error. Safe to call from any thread.
+    func interrupt()
+    /// The names of the tables in the database (for schema checks and `.tables`).
+    func tableNames() throws -> [String]
+    /// Closes the connection; later calls fail.
+    func close()
+}
+
+extension SQLiteRow: SQLRowReading {}
+
+extension SQLiteConnection: SQLDatabase {
+    public var dialect: SQLDialect { .sqlite }
+    public var location: String { path }
+    public var changeCounter: Int { totalChanges }
+
+    @discardableResult
+    public func run(_ sql: String, _ arguments: [Value]) throws -> Int {
+        try execute(sql, arguments)
+        return changes
+    }
+
+    public func streamRows(_ sql: String, _ arguments: [Value], as kinds: [SQLValueKind],
+                           _ body: (any SQLRowReading) throws -> Void) throws {
+        try forEachRow(sql, arguments, as: kinds) { (row: SQLiteRow) in try body(row) }
+    }
+
+    public func insertReturningKey(_ sql: String, _ arguments: [Value]) throws -> Int64 {
+        try execute(sql, arguments)
+        return lastInsertRowID
+    }
+
+    public func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction(.immediate, body)
+    }
+
+    public func tableNames() throws -> [String] {
+        try query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap {
+            if case .string(let s) = $0.first { return s }
+            return nil
+        }
+    }
+}
