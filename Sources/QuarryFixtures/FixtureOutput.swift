@@ -7,7 +7,7 @@ import Foundation
 
 /// Output formats of `write(to:format:)`.
 public enum FixtureFormat: String, Sendable, CaseIterable {
-    /// A new Quarry SQLite store (the schema SQLiteStore creates).
+    /// A new Quarry SQLite store (the schema SQLStore creates).
     case sqlite
     /// One JSON document: entity name → array of objects, join table → array of links.
     case json

@@ -1,5 +1,5 @@
 // A SQL script that builds the same store as the SQLite writer: the schema
-// SQLiteStore creates (tables, indexes, the metadata table), then one INSERT
+// SQLStore creates (tables, indexes, the metadata table), then one INSERT
 // per record, in one transaction. `sqlite3 new.sqlite < fixtures.sql` gives
 // a store Quarry opens; the tests check it holds exactly the rows the SQLite
 // writer writes. Values are literals here (a script has nowhere to bind

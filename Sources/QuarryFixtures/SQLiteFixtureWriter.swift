@@ -1,4 +1,4 @@
-// Fixtures into a new Quarry SQLite store: the schema is SQLiteStore's own
+// Fixtures into a new Quarry SQLite store: the schema is SQLStore's own
 // (so the file opens as a store of the model), rows go in through one
 // prepared INSERT per entity and per join table, all in one transaction —
 // the shape of the fastest hand-written loader, which the benchmark
@@ -12,7 +12,7 @@
 // was promised, and the write is about a third faster.
 
 final class SQLiteFixtureWriter: FixtureWriter {
-    private let store: SQLiteStore
+    private let store: SQLStore
     private var inserts: [SQLiteStatement] = []
     private var linkInserts: [String: SQLiteStatement] = [:]
     private var arguments: [Value] = []
@@ -20,7 +20,7 @@ final class SQLiteFixtureWriter: FixtureWriter {
     private var finished = false
 
     init(path: String, plan: FixturePlan) throws {
-        store = try SQLiteStore(path: path, model: plan.model)
+        store = try SQLStore(path: path, model: plan.model)
         let connection = store.connection
         try connection.execute("PRAGMA journal_mode = OFF")
         try connection.execute("PRAGMA synchronous = OFF")

@@ -58,7 +58,7 @@ extension PredicateLowerer {
         switch modifier {
         case .all:
             // No element fails the test (a NULL outcome counts as failing).
-            let failing = condition.nullable ? "(" + condition.fragment + ") IS NOT 1" : "NOT (" + condition.fragment + ")"
+            let failing = condition.nullable ? "(" + condition.fragment + ") IS NOT TRUE" : "NOT (" + condition.fragment + ")"
             return SQLCondition(fragment: "NOT EXISTS " + context.subquery(level, select: "1", correlation: correlation, condition: failing),
                                 nullable: false)
         case .none:
@@ -88,8 +88,8 @@ extension PredicateLowerer {
             guard let column = context.mapping.column(for: attribute.name, of: owner) else { throw .unsupported("transient attribute") }
             let c = "\(elementAlias).\(SQLIdentifier.quoted(column))"
             switch op {
-            case "sum": select = "COALESCE(SUM(\(c)), 0)"
-            case "avg": select = "AVG(\(c))"; nullable = true
+            case "sum": select = context.dialect.sum(c, integer: attribute.type.isInteger)
+            case "avg": select = context.dialect.average(c); nullable = true
             case "min": select = "MIN(\(c))"; nullable = true
             default: select = "MAX(\(c))"; nullable = true
             }

@@ -64,7 +64,7 @@ extension PredicateLowerer {
             }
             let low = try compare(l, .greaterOrEqual, .constant(items[0]), options)
             let high = try compare(l, .lessOrEqual, .constant(items[1]), options)
-            if low.fragment.sql == "0" || high.fragment.sql == "0" { return .alwaysFalse }
+            if low.isFalse || high.isFalse { return .alwaysFalse }
             return SQLCondition(fragment: "(" + low.fragment + " AND " + high.fragment + ")", nullable: low.nullable || high.nullable)
         case .in:
             if case .constant(let collection) = r, let items = PredicateLowerer.elements(collection) {
@@ -80,7 +80,11 @@ extension PredicateLowerer {
         case .beginsWith: return try stringFunction("quarry_begins", l, r, folding)
         case .endsWith: return try stringFunction("quarry_ends", l, r, folding)
         case .like: return try stringFunction("quarry_like", l, r, folding)
-        case .matches: return try stringFunction("quarry_matches", l, r, folding)
+        case .matches:
+            // PostgreSQL's regular expressions are not ICU's: only patterns
+            // that mean the same there run in SQL; the rest run in memory.
+            if context.dialect == .postgres { return try postgresMatches(l, r, folding) }
+            return try stringFunction("quarry_matches", l, r, folding)
         case .utiConformsTo, .utiEquals: throw .unsupported("UTI operators")
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
             return try scalarComparison(l, op, r, folding)
@@ -184,10 +188,10 @@ extension PredicateLowerer {
         switch op {
         case .equal:
             // Both sides may be NULL: nil == nil is true in Apple.
-            if a.nullable && b.nullable { return SQLCondition(fragment: a.sql + " IS " + b.sql, nullable: false) }
+            if a.nullable && b.nullable { return SQLCondition(fragment: a.sql + context.dialect.isNotDistinct + b.sql, nullable: false) }
             return SQLCondition(fragment: a.sql + " = " + b.sql, nullable: a.nullable || b.nullable)
         case .notEqual:
-            return SQLCondition(fragment: a.sql + " IS NOT " + b.sql, nullable: false)
+            return SQLCondition(fragment: a.sql + context.dialect.isDistinct + b.sql, nullable: false)
         default:
             let symbol = op == .less ? "<" : op == .lessOrEqual ? "<=" : op == .greater ? ">" : ">="
             return SQLCondition(fragment: a.sql + " \(symbol) " + b.sql, nullable: true)

@@ -151,9 +151,11 @@ extension PredicateLowerer {
         default:
             throw .unsupported("operator \(op.rawValue)")
         }
-        guard case .scalar(let a, _, _) = try numericOperand(l), case .scalar(let b, _, _) = try numericOperand(r) else {
+        guard case .scalar(let a, _, _) = try numericOperand(l), case .scalar(var b, _, _) = try numericOperand(r) else {
             throw .unsupported("arithmetic")
         }
+        // PostgreSQL shifts a BIGINT by an INTEGER count.
+        if context.dialect == .postgres && (op == .leftShift || op == .rightShift) { b = "CAST(" + b + " AS INTEGER)" }
         return .scalar("(" + a + " \(symbol) " + b + ")", type: nil, nullable: true)
     }
 
@@ -165,8 +167,8 @@ extension PredicateLowerer {
         case .scalar(let f, let type, _):
             switch op {
             case "count": return .scalar(SQLFragment("COUNT(*)"), type: .integer64, nullable: false)
-            case "sum": return .scalar("COALESCE(SUM(" + f + "), 0)", type: type, nullable: false)
-            case "avg": return .scalar("AVG(" + f + ")", type: .double, nullable: true)
+            case "sum": return .scalar(SQLFragment(context.dialect.sum(f.sql, integer: type?.isInteger ?? false), f.arguments), type: type, nullable: false)
+            case "avg": return .scalar(SQLFragment(context.dialect.average(f.sql), f.arguments), type: .double, nullable: true)
             case "min": return .scalar("MIN(" + f + ")", type: type, nullable: true)
             default: return .scalar("MAX(" + f + ")", type: type, nullable: true)
             }

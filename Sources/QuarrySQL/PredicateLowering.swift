@@ -4,8 +4,9 @@
 // comparison involving nil is false (except `== nil`), so `NOT (age > 5)` is
 // true for a row whose age is null, where SQL's three-valued NOT would drop
 // it. Each lowered condition therefore records whether it can be NULL, and
-// NOT of such a condition becomes `(c) IS NOT 1`; `!=` becomes `IS NOT`, which
-// is true against NULL as Apple's `!=` is.
+// NOT of such a condition becomes `(c) IS NOT TRUE`; `!=` becomes `IS
+// DISTINCT FROM` (`IS NOT` on SQLite), which is true against NULL as Apple's
+// `!=` is. Constant conditions are `TRUE` / `FALSE`, which both engines read.
 //
 // Values are only ever bound (`?`); identifiers come from the store mapping.
 // Whatever cannot be expressed in SQL (a registered FUNCTION, `**`, a
@@ -28,12 +29,15 @@ struct SQLCondition {
     var fragment: SQLFragment
     var nullable: Bool
 
-    static let alwaysTrue = SQLCondition(fragment: SQLFragment("1"), nullable: false)
-    static let alwaysFalse = SQLCondition(fragment: SQLFragment("0"), nullable: false)
+    static let alwaysTrue = SQLCondition(fragment: SQLFragment("TRUE"), nullable: false)
+    static let alwaysFalse = SQLCondition(fragment: SQLFragment("FALSE"), nullable: false)
+
+    var isTrue: Bool { fragment.sql == "TRUE" }
+    var isFalse: Bool { fragment.sql == "FALSE" }
 
     /// As a two-valued condition (NULL counts as false).
     var twoValued: SQLFragment {
-        nullable ? "coalesce(" + fragment + ", 0)" : fragment
+        nullable ? "coalesce(" + fragment + ", FALSE)" : fragment
     }
 }
 
@@ -64,7 +68,7 @@ struct PredicateLowerer {
         for part in conjuncts {
             do {
                 let c = try condition(part)
-                if c.fragment.sql != "1" { sql.append(c.fragment) }
+                if !c.isTrue { sql.append(c.fragment) }
             } catch {
                 switch error {
                 case .bind(let d): throw d
@@ -83,9 +87,9 @@ struct PredicateLowerer {
             return b ? .alwaysTrue : .alwaysFalse
         case .not(let inner):
             let c = try condition(inner)
-            if c.fragment.sql == "1" { return .alwaysFalse }
-            if c.fragment.sql == "0" { return .alwaysTrue }
-            return SQLCondition(fragment: c.nullable ? "(" + c.fragment + ") IS NOT 1" : "NOT (" + c.fragment + ")", nullable: false)
+            if c.isTrue { return .alwaysFalse }
+            if c.isFalse { return .alwaysTrue }
+            return SQLCondition(fragment: c.nullable ? "(" + c.fragment + ") IS NOT TRUE" : "NOT (" + c.fragment + ")", nullable: false)
         case .and(let parts), .or(let parts):
             let isAnd: Bool
             if case .and = p.kind { isAnd = true } else { isAnd = false }
@@ -93,8 +97,8 @@ struct PredicateLowerer {
             for part in parts {
                 let c = try condition(part)
                 // Constant parts decide or vanish, as in the evaluator.
-                if c.fragment.sql == (isAnd ? "0" : "1") { return c }
-                if c.fragment.sql == (isAnd ? "1" : "0") { continue }
+                if isAnd ? c.isFalse : c.isTrue { return c }
+                if isAnd ? c.isTrue : c.isFalse { continue }
                 lowered.append(c)
             }
             if lowered.isEmpty { return isAnd ? .alwaysTrue : .alwaysFalse }

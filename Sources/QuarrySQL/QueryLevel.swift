@@ -35,6 +35,7 @@ final class LoweringContext {
     private var joinsMade: [String: (String, String)] = [:]
 
     var model: Model { mapping.model }
+    var dialect: SQLDialect { mapping.dialect }
 
     init(mapping: StoreMapping, now: Double) {
         self.mapping = mapping

@@ -11,3 +11,41 @@ public enum SQLDialect: String, Sendable, CaseIterable {
     case sqlite
     case postgres
 }
+
+extension SQLDialect {
+    /// `a IS NOT DISTINCT FROM b`: equal, or both NULL.
+    var isNotDistinct: String { self == .sqlite ? " IS " : " IS NOT DISTINCT FROM " }
+    /// `a IS DISTINCT FROM b`: unequal, or exactly one NULL.
+    var isDistinct: String { self == .sqlite ? " IS NOT " : " IS DISTINCT FROM " }
+
+    /// The sum of no values is 0. PostgreSQL sums integers as NUMERIC;
+    /// the result is cast back so both engines return an integer.
+    func sum(_ column: String, integer: Bool) -> String {
+        if self == .postgres && integer { return "CAST(COALESCE(SUM(\(column)), 0) AS BIGINT)" }
+        return "COALESCE(SUM(\(column)), 0)"
+    }
+
+    /// The average as a double (PostgreSQL averages integers as NUMERIC).
+    func average(_ column: String) -> String {
+        self == .postgres ? "CAST(AVG(\(column)) AS DOUBLE PRECISION)" : "AVG(\(column))"
+    }
+
+    /// An ORDER BY key. Apple sorts nil first ascending and last descending,
+    /// as SQLite does by default; PostgreSQL is told so.
+    func sortKey(_ key: String, ascending: Bool) -> String {
+        switch (self, ascending) {
+        case (.sqlite, true): return key
+        case (.sqlite, false): return key + " DESC"
+        case (.postgres, true): return key + " NULLS FIRST"
+        case (.postgres, false): return key + " DESC NULLS LAST"
+        }
+    }
+
+    /// `LIMIT` for an offset without a limit.
+    var noLimit: String { self == .sqlite ? "LIMIT -1" : "LIMIT ALL" }
+}
+
+extension AttributeType {
+    /// Stored as an integer (booleans too: 0 / 1).
+    var isInteger: Bool { integerRange != nil || self == .boolean }
+}

@@ -65,9 +65,9 @@ extension SQLPlanner {
                 let path = sort.keyPath.split(separator: ".").map(String.init)
                 guard case .scalar(let f, let type, _) = try lowerer.keyPathOperand(nil, path, span: .synthesized) else { return nil }
                 let key = sort.caseInsensitive && (type == .string || type == .uri) ? "quarry_fold(" + f + ", 1)" : f
-                orderBy.append(key + (sort.ascending ? "" : " DESC"))
+                orderBy.append(SQLFragment(mapping.dialect.sortKey(key.sql, ascending: sort.ascending), key.arguments))
             }
-            orderBy += (1...max(1, selected.count)).map { SQLFragment("\($0)") }
+            orderBy += (1...max(1, selected.count)).map { SQLFragment(mapping.dialect.sortKey("\($0)", ascending: true)) }
 
             var sql = SQLFragment("SELECT " + (request.returnsDistinctResults ? "DISTINCT " : "")) + SQLFragment.join(selected, ", ")
             sql = sql + " FROM \(SQLIdentifier.quoted(table)) \(level.alias)"
@@ -82,7 +82,7 @@ extension SQLPlanner {
             if let limit = request.fetchLimit {
                 sql = sql + SQLFragment(" LIMIT ? OFFSET ?", [.int(Int64(limit)), .int(Int64(request.fetchOffset))])
             } else if request.fetchOffset > 0 {
-                sql = sql + SQLFragment(" LIMIT -1 OFFSET ?", [.int(Int64(request.fetchOffset))])
+                sql = sql + SQLFragment(" \(mapping.dialect.noLimit) OFFSET ?", [.int(Int64(request.fetchOffset))])
             }
             return DictionaryPlan(sql: sql, names: request.propertiesToFetch.map(\.name), types: types)
         } catch {

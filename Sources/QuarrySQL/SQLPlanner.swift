@@ -70,7 +70,7 @@ public enum SQLPlanner {
                                  at: .synthesized, stage: .bind)
             }
             let key = sort.caseInsensitive && (type == .string || type == .uri) ? "quarry_fold(\(f.sql), 1)" : f.sql
-            orderBy.append(key + (sort.ascending ? "" : " DESC"))
+            orderBy.append(mapping.dialect.sortKey(key, ascending: sort.ascending))
         }
         orderBy.append(lowerer.pk(level.alias))
 
@@ -90,7 +90,7 @@ public enum SQLPlanner {
             if let limit = request.fetchLimit {
                 sql = sql + SQLFragment(" LIMIT ? OFFSET ?", [.int(Int64(limit)), .int(Int64(request.fetchOffset))])
             } else if request.fetchOffset > 0 {
-                sql = sql + SQLFragment(" LIMIT -1 OFFSET ?", [.int(Int64(request.fetchOffset))])
+                sql = sql + SQLFragment(" \(mapping.dialect.noLimit) OFFSET ?", [.int(Int64(request.fetchOffset))])
             }
         } else {
             memoryLimit = request.fetchLimit

@@ -41,6 +41,15 @@ public struct StoreMapping: Sendable {
     private var propertyIndex: [String: [String: Property]] = [:]
 
     public static let primaryKey = "_pk"
+
+    /// Every table the model needs: one per hierarchy, then the join tables.
+    public var tableNames: [String] {
+        var names: [String] = []
+        for entity in model.entities {
+            if let t = tables[entity.name], !names.contains(t) { names.append(t) }
+        }
+        return names + joinTables.map(\.table)
+    }
     public static let entityColumn = "_entity"
 
     public init(model: Model, dialect: SQLDialect = .sqlite) {

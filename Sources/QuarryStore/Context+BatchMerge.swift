@@ -3,7 +3,7 @@
 // build the change dictionary itself, `merge(_ result:kind:)` takes the
 // result (ask for `.objectIDs`) and refreshes or drops the affected objects,
 // so fetches and any results controller on the context see the change.
-// `SQLiteStore.batch…` calls made through `Context.batchUpdate`/`batchDelete`/
+// `SQLStore.batch…` calls made through `Context.batchUpdate`/`batchDelete`/
 // `batchInsert` merge automatically when `automaticallyMergesBatchResults`.
 
 /// What a batch did to the objects it lists.

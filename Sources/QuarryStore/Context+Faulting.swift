@@ -40,7 +40,7 @@ extension Context {
             if case .attribute(let t) = c.kind { kinds.append(StoreValues.kind(t)) } else { kinds.append(.int) }
         }
         var ids: [ObjectID] = []
-        try store.connection.forEachRow(select.select + " " + rest, arguments, as: kinds) { row in
+        try store.database.streamRows(select.select + " " + rest, arguments, as: kinds) { row in
             guard case .int(let pk) = row[0], case .string(let name) = row[1] else { return }
             let id = ObjectID(entity: name, primaryKey: pk)
             ids.append(id)
@@ -122,7 +122,7 @@ extension Context {
             if let known = object.committed[r.name] { return known }
             guard let pk = object.unresolvedKeys[r.name], let table = mapping.table(for: r.destination) else { return .toOne(nil) }
             statistics.relationshipLoads += 1
-            let row = try store.connection.query("SELECT \"_entity\" FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" = ?", [.int(pk)])
+            let row = try store.database.rows("SELECT \"_entity\" FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" = ?", [.int(pk)])
             object.unresolvedKeys[r.name] = nil
             guard case .string(let entity)? = row.first?.first else { return .toOne(nil) }
             return .toOne(ObjectID(entity: entity, primaryKey: pk))

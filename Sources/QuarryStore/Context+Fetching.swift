@@ -95,7 +95,7 @@ extension Context {
         guard plan.residual == nil, let from = plan.sql.sql.range(of: " FROM ") else { return nil }
         let sql = "SELECT t0.\"_pk\", t0.\"_entity\"" + plan.sql.sql[from.lowerBound...]
         var ids: [ObjectID] = []
-        try store.connection.forEachRow(sql, plan.sql.arguments, as: [.int, .string]) { row in
+        try store.database.streamRows(sql, plan.sql.arguments, as: [.int, .string]) { row in
             if case .int(let pk) = row[0], case .string(let entity) = row[1] { ids.append(ObjectID(entity: entity, primaryKey: pk)) }
         }
         return ids

@@ -73,7 +73,7 @@ extension Context {
         let updated = objects.filter { !$0.isInserted && !$0.isDeleted }
         let deleted = objects.filter { $0.isDeleted && !$0.isInserted }
         var permanent: [ObjectID: ObjectID] = [:]
-        try store.connection.transaction {
+        try store.database.inTransaction {
             // Deletes, then updates, then inserts: a UNIQUE value that this
             // save frees (by deleting or renaming a row) can be reused by a
             // new row. Relationships last, once every row has its key.
@@ -138,7 +138,7 @@ extension Context {
 /// The SQL of a save, statement by statement (always inside its transaction).
 struct ContextWriter {
     let context: Context
-    var store: SQLiteStore { context.store }
+    var store: SQLStore { context.store }
     var mapping: StoreMapping { context.store.mapping }
     var model: Model { context.model }
 
@@ -158,9 +158,8 @@ struct ContextWriter {
             columns.append(SQLIdentifier.quoted(column))
             arguments.append(try StoreValues.storable(v, for: a, entity: name))
         }
-        try store.connection.execute("INSERT INTO \(SQLIdentifier.quoted(table)) (\(columns.joined(separator: ", "))) VALUES (\(arguments.map { _ in "?" }.joined(separator: ", ")))",
-                                     arguments)
-        return ObjectID(entity: name, primaryKey: store.connection.lastInsertRowID)
+        let sql = "INSERT INTO \(SQLIdentifier.quoted(table)) (\(columns.joined(separator: ", "))) VALUES (\(arguments.map { _ in "?" }.joined(separator: ", ")))"
+        return ObjectID(entity: name, primaryKey: try store.database.insertReturningKey(sql, arguments))
     }
 
     /// UPDATEs the changed attributes of a saved object.
@@ -179,7 +178,7 @@ struct ContextWriter {
 
     private func update(_ object: ManagedObject, _ assignments: [String], _ arguments: [Value]) throws {
         guard !assignments.isEmpty, let table = mapping.table(for: object.entity.name) else { return }
-        try store.connection.execute("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ?", arguments)
+        try store.database.run("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ?", arguments)
     }
 
     /// UPDATEs owned foreign keys; adds and removes join rows. Keys stored on
@@ -208,11 +207,11 @@ struct ContextWriter {
                 let t = SQLIdentifier.quoted(table), s = SQLIdentifier.quoted(source), g = SQLIdentifier.quoted(target)
                 for id in removed.sorted(by: { $0.primaryKey < $1.primaryKey }) {
                     guard let k = key(id) else { continue }
-                    try store.connection.execute("DELETE FROM \(t) WHERE \(s) = ? AND \(g) = ?", [.int(pk), .int(k)])
+                    try store.database.run("DELETE FROM \(t) WHERE \(s) = ? AND \(g) = ?", [.int(pk), .int(k)])
                 }
                 for id in added {
                     guard let k = key(id) else { continue }
-                    try store.connection.execute("INSERT OR IGNORE INTO \(t) (\(s), \(g)) VALUES (?, ?)", [.int(pk), .int(k)])
+                    try store.database.run(store.database.insertIgnoring(into: t, "(\(s), \(g)) VALUES (?, ?)"), [.int(pk), .int(k)])
                 }
             default:
                 continue
@@ -228,7 +227,7 @@ struct ContextWriter {
             let name = object.entity.name
             guard let table = mapping.table(for: name) else { continue }
             let pk = Value.int(object.objectID.primaryKey)
-            try store.connection.execute("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" = ?", [pk])
+            try store.database.run("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" = ?", [pk])
             for source in model.entities {
                 for r in source.relationships {
                     let isSource = object.entity.isKind(of: source.name, in: model)
@@ -236,10 +235,10 @@ struct ContextWriter {
                     switch mapping.storage(of: r.name, of: source.name) {
                     case .foreignKey(let column)? where isTarget:
                         guard let sourceTable = mapping.table(for: source.name) else { continue }
-                        try store.connection.execute("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) = ?", [pk])
+                        try store.database.run("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) = ?", [pk])
                     case .joinTable(let join, let s, let t)?:
-                        if isSource { try store.connection.execute("DELETE FROM \(SQLIdentifier.quoted(join)) WHERE \(SQLIdentifier.quoted(s)) = ?", [pk]) }
-                        if isTarget { try store.connection.execute("DELETE FROM \(SQLIdentifier.quoted(join)) WHERE \(SQLIdentifier.quoted(t)) = ?", [pk]) }
+                        if isSource { try store.database.run("DELETE FROM \(SQLIdentifier.quoted(join)) WHERE \(SQLIdentifier.quoted(s)) = ?", [pk]) }
+                        if isTarget { try store.database.run("DELETE FROM \(SQLIdentifier.quoted(join)) WHERE \(SQLIdentifier.quoted(t)) = ?", [pk]) }
                     default:
                         continue
                     }

@@ -9,13 +9,13 @@
 // actor, or serial queue) that created it, and so are its objects. `Context`
 // is deliberately not Sendable, so Swift 6 refuses to share it; object IDs
 // and change sets are Sendable and are what crosses between contexts. The
-// contexts of one `SQLiteStore` share its single connection, so they must all
+// contexts of one `SQLStore` share its single connection, so they must all
 // run on one thread; contexts on different threads each open their own
-// `SQLiteStore` on the same file (WAL mode lets readers and the writer
+// `SQLStore` on the same file (WAL mode lets readers and the writer
 // proceed together) and exchange `ContextChanges` through `merge(changes:)`.
 import Foundation
 
-/// A context of managed objects over a ``SQLiteStore``.
+/// A context of managed objects over a ``SQLStore``.
 ///
 /// ```swift
 /// let context = Context(store: store)
@@ -25,7 +25,7 @@ import Foundation
 /// let rich = try context.fetch(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary > 100000")))
 /// ```
 public final class Context {
-    public let store: SQLiteStore
+    public let store: SQLStore
     public var model: Model { store.model }
     /// Uniquing: the one object for each ID in this context.
     var registry: [ObjectID: ManagedObject] = [:]
@@ -52,7 +52,7 @@ public final class Context {
     /// merged into it as soon as they finish.
     public var automaticallyMergesBatchResults = true
 
-    public init(store: SQLiteStore) {
+    public init(store: SQLStore) {
         self.store = store
     }
 

@@ -1,4 +1,4 @@
-// QuarryStore: stores of objects for a model. `SQLiteStore` keeps them in a
+// QuarryStore: stores of objects for a model. `SQLStore` keeps them in a
 // SQLite file (or `:memory:`), runs fetches through the SQL planner with an
 // in-memory residual, and hands back `StoredObject`s that the evaluator can
 // read key by key, loading relationships on first touch.

@@ -75,10 +75,12 @@ enum FetchedResultsCache {
         ].joined(separator: "\n")
     }
 
-    static func storeFingerprint(_ store: SQLiteStore) -> String {
-        let path = store.connection.path
+    static func storeFingerprint(_ store: SQLStore) -> String {
+        // Only a SQLite file can be stamped by its size and time; anything
+        // else is known by this connection's own changes.
+        let path = store.database.dialect == .sqlite ? store.database.location : ""
         guard !path.isEmpty, path != ":memory:", FileManager.default.fileExists(atPath: path) else {
-            return "memory \(UInt(bitPattern: ObjectIdentifier(store).hashValue)) \(store.connection.totalChanges)"
+            return "\(store.database.location) \(UInt(bitPattern: ObjectIdentifier(store).hashValue)) \(store.database.changeCounter)"
         }
         func stamp(_ p: String) -> String {
             var info = stat()

@@ -91,3 +91,22 @@ extension SQLiteConnection: SQLDatabase {
         }
     }
 }
+
+extension SQLDatabase {
+    /// Runs one statement without arguments.
+    @discardableResult
+    public func run(_ sql: String) throws -> Int { try run(sql, []) }
+
+    /// All rows of one statement (kinds default to `.automatic`).
+    public func rows(_ sql: String, _ arguments: [Value] = [], as kinds: [SQLValueKind] = []) throws -> [[Value]] {
+        try query(sql, arguments, as: kinds)
+    }
+
+    /// `INSERT ... ` that skips rows whose key is already there.
+    func insertIgnoring(into target: String, _ rest: String) -> String {
+        dialect == .sqlite ? "INSERT OR IGNORE INTO \(target) \(rest)" : "INSERT INTO \(target) \(rest) ON CONFLICT DO NOTHING"
+    }
+
+    /// The connection's private list of rows a batch delete removes.
+    var deleteList: String { dialect == .sqlite ? #"temp."_quarry_delete""# : #"pg_temp."_quarry_delete""# }
+}

@@ -29,10 +29,10 @@ public final class StoredObject: KeyValueAccessible, @unchecked Sendable, Custom
     public let id: ObjectID
     let layout: ObjectLayout
     private(set) var storage: ContiguousArray<Value>
-    private unowned let store: SQLiteStore
+    private unowned let store: SQLStore
     private var loadedRelationships: [String: Value]?
 
-    init(id: ObjectID, layout: ObjectLayout, storage: ContiguousArray<Value>, store: SQLiteStore) {
+    init(id: ObjectID, layout: ObjectLayout, storage: ContiguousArray<Value>, store: SQLStore) {
         self.id = id
         self.layout = layout
         self.storage = storage

@@ -201,7 +201,7 @@ struct Validator {
                     }
                 }
                 guard conditions.count == names.count else { continue }
-                let rows = try context.store.connection.query(
+                let rows = try context.store.database.rows(
                     "SELECT \"_pk\", \"_entity\" FROM \(SQLIdentifier.quoted(table)) WHERE \(conditions.joined(separator: " AND ")) AND \"_pk\" != ?",
                     key + [.int(object.objectID.primaryKey)])
                 for row in rows {

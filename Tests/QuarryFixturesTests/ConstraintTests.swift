@@ -109,7 +109,7 @@ func generate(_ model: Model, _ factories: Factories = Factories(), seed: UInt64
         // department lists that employee, and project members list projects.
         let model = try ModelReader.read(from: Fixtures.examples + "/Models/Company.yaml")
         let path = try generate(model, counts: ["Employee": 200, "Department": 10, "Project": 15])
-        let store = try SQLiteStore(path: path, model: model)
+        let store = try SQLStore(path: path, model: model)
         let inDepartment = try Evaluator.compile(try Parser.parsePredicate("department == nil OR SELF IN department.employees"))
         let inProjects = try Evaluator.compile(try Parser.parsePredicate("SUBQUERY(members, $m, $m.projects.@count == 0).@count == 0"))
         for employee in try store.fetch(FetchRequest(entity: "Employee")) {

@@ -11,7 +11,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let summary = try generator.write(to: path)
         #expect(summary.objects["Employee"] == 50)
-        let store = try SQLiteStore(path: path, model: model)
+        let store = try SQLStore(path: path, model: model)
         #expect(try store.connection.scalar("SELECT count(*) FROM Employee") == .int(50))
         let rows = try store.connection.query("SELECT name, email, salary FROM Employee LIMIT 5")
         print(rows)

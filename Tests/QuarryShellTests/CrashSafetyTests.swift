@@ -17,7 +17,7 @@ struct CrashSafetyTests {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let rows = 300_000
         do {
-            let store = try SQLiteStore(path: path, model: try ModelReader.read(from: Self.modelPath), modelFile: Self.modelPath)
+            let store = try SQLStore(path: path, model: try ModelReader.read(from: Self.modelPath), modelFile: Self.modelPath)
             try store.batchInsert("Employee", objects: (0..<rows).map { ["name": .string("E\($0)"), "salary": .int(1000)] })
         }
         let process = Process()
@@ -30,7 +30,7 @@ struct CrashSafetyTests {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
 
-        let store = try SQLiteStore(path: path, model: try ModelReader.read(from: Self.modelPath))
+        let store = try SQLStore(path: path, model: try ModelReader.read(from: Self.modelPath))
         let old = try store.count(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary == 1000")))
         let new = try store.count(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary == 1001")))
         #expect(old + new == rows)

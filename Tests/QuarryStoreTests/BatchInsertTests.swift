@@ -16,8 +16,8 @@ struct BatchInsertTests {
         unique: [[task]]
     """
 
-    func tasksStore() throws -> SQLiteStore {
-        try SQLiteStore(path: ":memory:", model: try ModelReader.read(yaml: Self.tasksModel, file: "tasks.yaml"))
+    func tasksStore() throws -> SQLStore {
+        try SQLStore(path: ":memory:", model: try ModelReader.read(yaml: Self.tasksModel, file: "tasks.yaml"))
     }
 
     @Test func insertsFromDictionariesWithDefaults() throws {

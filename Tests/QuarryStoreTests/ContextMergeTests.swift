@@ -89,14 +89,14 @@ struct ContextMergeTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-context-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let model = try ModelReader.read(from: Fixture.modelPath)
-        let mainStore = try SQLiteStore(path: path, model: model)
+        let mainStore = try SQLStore(path: path, model: model)
         let main = Context(store: mainStore)
         let d = try main.insert("Department")
         try d.setValue(.string("Sales"), forKey: "name")
         try main.save()
         #expect(d.objectID.primaryKey > 0)
 
-        let backgroundStore = try SQLiteStore(path: path, model: model)
+        let backgroundStore = try SQLStore(path: path, model: model)
         let background = Context(store: backgroundStore)
         let same = background.object(with: d.objectID)
         try same.setValue(.string("Sales & Marketing"), forKey: "name")

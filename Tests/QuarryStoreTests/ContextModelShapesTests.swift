@@ -21,7 +21,7 @@ struct ContextModelShapesTests {
     ])
 
     @Test func subEntitiesKeepTheirEntityThroughRelationships() throws {
-        let store = try SQLiteStore(path: ":memory:", model: Self.model)
+        let store = try SQLStore(path: ":memory:", model: Self.model)
         let context = Context(store: store)
         #expect(throws: ContextError.abstractEntity("Animal")) { try context.insert("Animal") }
         let rex = try context.insert("Dog"), tom = try context.insert("Cat")
@@ -55,7 +55,7 @@ struct ContextModelShapesTests {
     }
 
     @Test func oneToOneStealsThePartner() throws {
-        let store = try SQLiteStore(path: ":memory:", model: Self.model)
+        let store = try SQLStore(path: ":memory:", model: Self.model)
         let context = Context(store: store)
         let rex = try context.insert("Dog")
         let ann = try context.insert("Owner"), bob = try context.insert("Owner")
@@ -72,7 +72,7 @@ struct ContextModelShapesTests {
     }
 
     @Test func deletingADestinationClearsLinksWithoutInverse() throws {
-        let store = try SQLiteStore(path: ":memory:", model: Self.model)
+        let store = try SQLStore(path: ":memory:", model: Self.model)
         let context = Context(store: store)
         let rex = try context.insert("Dog"), tom = try context.insert("Cat")
         let ann = try context.insert("Owner")

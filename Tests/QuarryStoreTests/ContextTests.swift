@@ -196,12 +196,12 @@ struct ContextTests {
 
 // MARK: - Helpers shared by the Context* tests
 
-func emptyCompanyStore() throws -> SQLiteStore {
-    try SQLiteStore(path: ":memory:", model: try ModelReader.read(from: Fixture.modelPath))
+func emptyCompanyStore() throws -> SQLStore {
+    try SQLStore(path: ":memory:", model: try ModelReader.read(from: Fixture.modelPath))
 }
 
 /// Sales (Ann 60k, Bob 40k), Ops (no one), Cy (no department), project Apollo (Ann).
-func smallCompany() throws -> (SQLiteStore, [String: ObjectID]) {
+func smallCompany() throws -> (SQLStore, [String: ObjectID]) {
     let store = try emptyCompanyStore()
     var ids: [String: ObjectID] = [:]
     ids["Sales"] = try store.insert("Department", ["name": .string("Sales"), "budget": .double(1000)])
@@ -215,7 +215,7 @@ func smallCompany() throws -> (SQLiteStore, [String: ObjectID]) {
 }
 
 /// Every row of every table, as text: equal dumps mean an unchanged store.
-func dump(_ store: SQLiteStore) throws -> [String] {
+func dump(_ store: SQLStore) throws -> [String] {
     let tables = try store.connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != '_quarry_metadata' ORDER BY name")
     var lines: [String] = []
     for case .string(let table)? in tables.map(\.first) {

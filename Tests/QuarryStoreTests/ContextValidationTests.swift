@@ -83,7 +83,7 @@ struct ContextValidationTests {
     @Test(arguments: 0..<teamCases.count)
     func teamAttribute(index: Int) throws {
         let (key, value, reason) = Self.teamCases[index]
-        let store = try SQLiteStore(path: ":memory:", model: Self.teamModel)
+        let store = try SQLStore(path: ":memory:", model: Self.teamModel)
         let context = Context(store: store)
         let team = try validTeam(context, players: 2)
         try team.setValue(value, forKey: key)
@@ -100,7 +100,7 @@ struct ContextValidationTests {
     @Test(arguments: [(0, ValidationReason.tooFewRelated(minimum: 2, count: 0)), (1, .tooFewRelated(minimum: 2, count: 1)),
                       (2, nil), (3, nil), (4, .tooManyRelated(maximum: 3, count: 4))])
     func toManyCounts(players: Int, reason: ValidationReason?) throws {
-        let store = try SQLiteStore(path: ":memory:", model: Self.teamModel)
+        let store = try SQLStore(path: ":memory:", model: Self.teamModel)
         let context = Context(store: store)
         let team = try validTeam(context, players: players)
         if let reason {
@@ -114,14 +114,14 @@ struct ContextValidationTests {
     }
 
     @Test func requiredToOne() throws {
-        let context = Context(store: try SQLiteStore(path: ":memory:", model: Self.teamModel))
+        let context = Context(store: try SQLStore(path: ":memory:", model: Self.teamModel))
         let loner = try context.insert("Player")
         let error = try #require(throws: ValidationError.self) { try context.save() }
         #expect(error.failures == [ValidationFailure(entity: "Player", objectID: loner.objectID, property: "team", reason: .required)])
     }
 
     @Test func denyRefusesDeleteWhileRelatedObjectsRemain() throws {
-        let store = try SQLiteStore(path: ":memory:", model: Self.teamModel)
+        let store = try SQLStore(path: ":memory:", model: Self.teamModel)
         let context = Context(store: store)
         let team = try validTeam(context, players: 2)
         try context.save()

@@ -65,7 +65,7 @@ struct DictionaryTests {
 
 @Suite("Batch update and delete", .serialized)
 struct BatchTests {
-    func pks(_ store: SQLiteStore, _ entity: String, _ format: String) throws -> [Int64] {
+    func pks(_ store: SQLStore, _ entity: String, _ format: String) throws -> [Int64] {
         try store.fetch(FetchRequest(entity: entity, predicate: try Parser.parsePredicate(format))).map(\.id.primaryKey)
     }
 
@@ -143,7 +143,7 @@ struct BatchTests {
     """
 
     @Test func denyRefusesAndDeletesNothing() throws {
-        let store = try SQLiteStore(path: ":memory:", model: try ModelReader.read(yaml: Self.denyModel, file: "deny.yaml"))
+        let store = try SQLStore(path: ":memory:", model: try ModelReader.read(yaml: Self.denyModel, file: "deny.yaml"))
         let alice = try store.insert("Owner", ["name": .string("Alice")])
         try store.insert("Owner", ["name": .string("Bob")])
         try store.insert("Pet", ["name": .string("Rex")], toOne: ["owner": alice])

@@ -26,8 +26,8 @@ enum Fixture {
                         "e\u{301}mile", "O'Brien", "100%", "a_b", "star*", "what?", "back\\slash", "", "İsmail", "ıvan", "Straße"]
 
     /// A store with departments, employees and projects, nulls included.
-    static func store(seed: UInt64 = 42) throws -> SQLiteStore {
-        let store = try SQLiteStore(path: ":memory:", model: try ModelReader.read(from: modelPath))
+    static func store(seed: UInt64 = 42) throws -> SQLStore {
+        let store = try SQLStore(path: ":memory:", model: try ModelReader.read(from: modelPath))
         var rng = Seeded(state: seed)
         var departments: [ObjectID] = []
         for d in 0..<8 {
@@ -63,7 +63,7 @@ enum Fixture {
 }
 
 /// The primary keys each engine selects, or the error it raised.
-func outcomes(_ store: SQLiteStore, _ entity: String, _ format: String) throws -> (sql: [Int64]?, memory: [Int64]?) {
+func outcomes(_ store: SQLStore, _ entity: String, _ format: String) throws -> (sql: [Int64]?, memory: [Int64]?) {
     let predicate = try Parser.parsePredicate(format)
     let request = FetchRequest(entity: entity, predicate: predicate)
     let sql = try? store.fetch(request, engine: .sql).map(\.id.primaryKey)

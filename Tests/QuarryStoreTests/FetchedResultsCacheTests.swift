@@ -14,7 +14,7 @@ struct FetchedResultsCacheTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-frc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("company.sqlite").path
-        let store = try SQLiteStore(path: path, model: try ModelReader.read(from: Fixture.modelPath))
+        let store = try SQLStore(path: path, model: try ModelReader.read(from: Fixture.modelPath))
         var ids: [String: ObjectID] = [:]
         ids["Sales"] = try store.insert("Department", ["name": .string("Sales")])
         ids["Ops"] = try store.insert("Department", ["name": .string("Ops")])
@@ -26,7 +26,7 @@ struct FetchedResultsCacheTests {
     }
 
     func controller(_ path: String, _ cache: URL, name: String = "people", delegate: RecordingDelegate? = nil) throws -> FetchedResultsController {
-        let store = try SQLiteStore(path: path, model: try ModelReader.read(from: Fixture.modelPath))
+        let store = try SQLStore(path: path, model: try ModelReader.read(from: Fixture.modelPath))
         let c = FetchedResultsController(fetchRequest: try employees(sortedBy: ["department.name", "name"]), context: Context(store: store),
                                          sectionNameKeyPath: "department.name", cacheName: name)
         c.cacheDirectory = cache
@@ -52,7 +52,7 @@ struct FetchedResultsCacheTests {
         let first = try controller(path, cache)
         try first.performFetch()
         // Another connection (as another process would) moves Cy to Sales.
-        let writer = try SQLiteStore(path: path, model: try ModelReader.read(from: Fixture.modelPath))
+        let writer = try SQLStore(path: path, model: try ModelReader.read(from: Fixture.modelPath))
         let context = Context(store: writer)
         try context.object(with: ids["Cy"]!).setValue(context.object(with: ids["Sales"]!), forKey: "department")
         try context.save()

@@ -27,7 +27,7 @@ final class RecordingDelegate: FetchedResultsDelegate {
 }
 
 /// A store of employees with chosen names, ages and departments.
-func peopleStore(_ people: [(String, Int64?, String?)]) throws -> (SQLiteStore, [String: ObjectID]) {
+func peopleStore(_ people: [(String, Int64?, String?)]) throws -> (SQLStore, [String: ObjectID]) {
     let store = try emptyCompanyStore()
     var ids: [String: ObjectID] = [:]
     for (name, age, department) in people {

@@ -76,7 +76,7 @@ extension ShellSession {
     }
 
     /// Runs a store call, turning its errors into shell errors with exit codes.
-    func storeCall<T>(_ body: (SQLiteStore) throws -> T) throws(ShellError) -> T {
+    func storeCall<T>(_ body: (SQLStore) throws -> T) throws(ShellError) -> T {
         let s = try store()
         do {
             return try body(s)

@@ -28,11 +28,11 @@ public final class ShellSession {
     var location: StoreLocation
     var model: Model?
     var modelPath: String?
-    var openStore: SQLiteStore?
+    var openStore: SQLStore?
     let output: (String) -> Void
     let errors: (String) -> Void
     /// Set by the REPL: the running statement's connection, for Ctrl-C.
-    public var onStoreOpened: ((SQLiteStore) -> Void)?
+    public var onStoreOpened: ((SQLStore) -> Void)?
     /// Set by `.quit`; the REPL and script runner stop when it is.
     public internal(set) var quitRequested = false
     /// Nesting of `.read`, to refuse a file that reads itself forever.
@@ -48,21 +48,21 @@ public final class ShellSession {
     }
 
     /// The store, opened on first use (the default store is built then).
-    func store() throws(ShellError) -> SQLiteStore {
+    func store() throws(ShellError) -> SQLStore {
         if let openStore { return openStore }
-        let store: SQLiteStore
+        let store: SQLStore
         do {
             switch location {
             case .defaultStore where model == nil:
                 store = try DefaultStore.make()
                 model = store.model
             case .defaultStore:
-                store = try SQLiteStore(path: ":memory:", model: model!)
+                store = try SQLStore(path: ":memory:", model: model!)
             case .sqlite(let path):
                 // The model: --model (or .model), else the one saved in a store
                 // Quarry created; a new file needs one. `:memory:` (and a path
                 // SQLite cannot open anyway) falls back to the company model.
-                if model == nil { model = try SQLiteStore.storedModel(at: path) }
+                if model == nil { model = try SQLStore.storedModel(at: path) }
                 if model == nil && path != ":memory:" {
                     let exists = FileManager.default.fileExists(atPath: path)
                     let folder = (path as NSString).deletingLastPathComponent
@@ -74,7 +74,7 @@ public final class ShellSession {
                     }
                 }
                 if model == nil { model = try DefaultStore.model() }
-                store = try SQLiteStore(path: path, model: model!, modelFile: modelPath)
+                store = try SQLStore(path: path, model: model!, modelFile: modelPath)
             }
         } catch let e as ShellError {
             throw e

@@ -95,8 +95,8 @@ fetchRequests:
     }
 
     /// 10 departments, 200 employees, 6 projects; the same on every run.
-    static func make() throws -> SQLiteStore {
-        let store = try SQLiteStore(path: ":memory:", model: try model())
+    static func make() throws -> SQLStore {
+        let store = try SQLStore(path: ":memory:", model: try model())
         var rng = Generator(state: 2001)
         try store.connection.transaction {
             var departmentIDs: [ObjectID] = []

@@ -30,7 +30,7 @@ func remove(_ path: String) {
 
 /// The hand-written loader: one prepared INSERT per table, one transaction.
 func handWritten(_ path: String) throws {
-    let store = try SQLiteStore(path: path, model: model)
+    let store = try SQLStore(path: path, model: model)
     let db = store.connection
     try db.execute("PRAGMA journal_mode = OFF")
     try db.execute("PRAGMA synchronous = OFF")

@@ -34,10 +34,10 @@ entities:
 let names = ["José", "Zoë", "Müller", "John", "joanna", "Łukasz", "Anna", "Jörg", "Ivan", "佐藤"]
 
 /// A store of `count` employees in 100 departments (prepared INSERTs, one transaction).
-func makeStore(_ count: Int) -> SQLiteStore {
+func makeStore(_ count: Int) -> SQLStore {
     let path = NSTemporaryDirectory() + "quarry-sections-\(getpid())-\(count).sqlite"
     try? FileManager.default.removeItem(atPath: path)
-    let store = try! SQLiteStore(path: path, model: model)
+    let store = try! SQLStore(path: path, model: model)
     let c = store.connection
     try! c.transaction {
         let d = try c.prepare(#"INSERT INTO "Department" ("_pk", "_entity", "name") VALUES (?, 'Department', ?)"#)

@@ -35,9 +35,9 @@ let names = ["José", "Zoë", "Müller", "John", "joanna", "Łukasz", "Anna", "J
 let path = NSTemporaryDirectory() + "quarry-bench-\(getpid()).sqlite"
 
 /// Builds the 1M-row store once (prepared INSERTs in one transaction).
-nonisolated(unsafe) let store: SQLiteStore = {
+nonisolated(unsafe) let store: SQLStore = {
     try? FileManager.default.removeItem(atPath: path)
-    let store = try! SQLiteStore(path: path, model: model)
+    let store = try! SQLStore(path: path, model: model)
     let c = store.connection
     try! c.transaction {
         let d = try c.prepare(#"INSERT INTO "Department" ("_pk", "_entity", "name") VALUES (?, 'Department', ?)"#)

@@ -29,7 +29,7 @@ public struct BatchInsertError: Error, CustomStringConvertible {
     public var description: String { "batch insert stopped at row \(row + 1): \(underlying); nothing was inserted" }
 }
 
-extension SQLiteStore {
+extension SQLStore {
     /// Inserts one object per dictionary (attribute name → value).
     @discardableResult
     public func batchInsert(_ entity: String, objects: [[String: Value]], resultType: BatchResultType = .count) throws -> BatchResult {
@@ -50,8 +50,10 @@ extension SQLiteStore {
         let sql = "INSERT INTO \(SQLIdentifier.quoted(table)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
         var ids: [ObjectID] = []
         var count = 0
-        try connection.transaction {
-            let statement = try connection.prepare(sql)
+        try database.inTransaction {
+            // SQLite: one prepared statement stepped per row. Other drivers
+            // reuse their prepared statement for the same SQL text.
+            let statement = try sqlite?.prepare(sql)
             var row = 0
             while let values = try next() {
                 do {
@@ -66,14 +68,20 @@ extension SQLiteStore {
                         if v.isNull && !a.isOptional { throw StoreError.missingValue(key: a.name, entity: entityName) }
                         arguments.append(try StoreValues.storable(v, for: a, entity: entityName))
                     }
-                    try statement.bind(arguments)
-                    _ = try statement.step()
-                    statement.reset()
+                    if let statement, let sqlite {
+                        try statement.bind(arguments)
+                        _ = try statement.step()
+                        statement.reset()
+                        if resultType == .objectIDs { ids.append(ObjectID(entity: entityName, primaryKey: sqlite.lastInsertRowID)) }
+                    } else if resultType == .objectIDs {
+                        ids.append(ObjectID(entity: entityName, primaryKey: try database.insertReturningKey(sql, arguments)))
+                    } else {
+                        try database.run(sql, arguments)
+                    }
                 } catch {
-                    statement.reset()
+                    statement?.reset()
                     throw BatchInsertError(row: row, underlying: error)
                 }
-                if resultType == .objectIDs { ids.append(ObjectID(entity: entityName, primaryKey: connection.lastInsertRowID)) }
                 count += 1
                 row += 1
             }
@@ -93,7 +101,7 @@ extension SQLiteStore {
             let n = try batchUpdate(entity: entity, predicate: predicate, set: set)
             return resultType == .count ? .count(n) : .status
         }
-        return try connection.transaction {
+        return try database.inTransaction {
             let ids = try selectedIDs(entity: entity, predicate: predicate)
             _ = try batchUpdate(entity: entity, predicate: predicate, set: set)
             return .objectIDs(ids)
@@ -107,7 +115,7 @@ extension SQLiteStore {
             let n = try batchDelete(entity: entity, predicate: predicate)
             return resultType == .count ? .count(n) : .status
         }
-        return try connection.transaction {
+        return try database.inTransaction {
             let ids = try selectedIDs(entity: entity, predicate: predicate)
             _ = try batchDelete(entity: entity, predicate: predicate)
             return .objectIDs(ids)
@@ -123,7 +131,7 @@ extension SQLiteStore {
         }
         return try deleteWithRules {
             for id in objectIDs {
-                try connection.execute(#"INSERT OR IGNORE INTO temp."_quarry_delete" SELECT "_entity", "_pk" FROM "# + SQLIdentifier.quoted(mapping.table(for: id.entity) ?? id.entity) + #" WHERE "_pk" = ?"#,
+                try database.run(#"INSERT OR IGNORE INTO temp."_quarry_delete" SELECT "_entity", "_pk" FROM "# + SQLIdentifier.quoted(mapping.table(for: id.entity) ?? id.entity) + #" WHERE "_pk" = ?"#,
                                        [.int(id.primaryKey)])
             }
         }
@@ -131,7 +139,7 @@ extension SQLiteStore {
 
     private func selectedIDs(entity: String, predicate: QuarrySyntax.Predicate?) throws -> [ObjectID] {
         if let keys = try SQLPlanner.planKeys(entity: entity, predicate: predicate, mapping: mapping, now: now()) {
-            return try connection.query(keys.sql + " ORDER BY t0.\"_pk\"", keys.arguments).compactMap { row in
+            return try database.rows(keys.sql + " ORDER BY t0.\"_pk\"", keys.arguments).compactMap { row in
                 guard case .string(let e) = row[0], case .int(let pk) = row[1] else { return nil }
                 return ObjectID(entity: e, primaryKey: pk)
             }

@@ -4,7 +4,7 @@
 // sorted and cut in memory by the evaluator.
 import Foundation
 
-extension SQLiteStore {
+extension SQLStore {
     /// The objects a request selects, in its order.
     public func fetch(_ request: FetchRequest, engine: FetchEngine = .sql) throws -> [StoredObject] {
         switch engine {
@@ -18,7 +18,7 @@ extension SQLiteStore {
         if engine == .sql {
             let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
             if let count = plan.countSQL, request.fetchLimit == nil, request.fetchOffset == 0 {
-                if case .int(let n)? = try connection.query(count.sql, count.arguments).first?.first { return Int(n) }
+                if case .int(let n)? = try database.rows(count.sql, count.arguments).first?.first { return Int(n) }
             }
         }
         return try fetch(request, engine: engine).count
@@ -62,7 +62,7 @@ extension SQLiteStore {
             return c.name
         })
         var objects: [StoredObject] = []
-        try connection.forEachRow(sql.sql, sql.arguments, as: kinds) { row in
+        try database.streamRows(sql.sql, sql.arguments, as: kinds) { row in
             guard case .int(let pk) = row[0], case .string(let entity) = row[1] else { return }
             let id = ObjectID(entity: entity, primaryKey: pk)
             if let existing = registered(id) {

@@ -1,10 +1,13 @@
-// A store in a SQLite file: the schema created from the model on first open,
-// objects inserted with their relationships, fetches and counts planned by
-// QuarrySQL. Every write runs in a transaction, so a failed insert changes
+// A store of objects for one model in a SQL database — a SQLite file (the
+// embedded default) or a PostgreSQL schema (QuarryPostgres opens those): the
+// schema created from the model on first open, objects inserted with their
+// relationships, fetches and counts planned by QuarrySQL for the database's
+// dialect. Every write runs in a transaction, so a failed insert changes
 // nothing. A fetch may run on either engine: `.sql` lowers the predicate to
 // SQL (with a residual in memory for what SQL cannot say); `.memory` loads
 // every object of the entity and evaluates the predicate in memory. Both must
-// give the same objects — the differential tests check exactly that.
+// give the same objects — the differential tests check exactly that, on
+// every database.
 import Foundation
 
 /// Where a fetch's predicate runs.
@@ -12,44 +15,82 @@ public enum FetchEngine: String, Sendable, CaseIterable {
     case sql, memory
 }
 
-/// A SQLite-backed store for one model.
+/// A store for one model over a SQL database.
 ///
 /// ```swift
-/// let store = try SQLiteStore(path: ":memory:", model: model)
+/// let store = try SQLStore(path: ":memory:", model: model)
 /// let sales = try store.insert("Department", ["name": .string("Sales")])
 /// try store.insert("Employee", ["name": .string("Zoë"), "salary": .int(60_000)], toOne: ["department": sales])
 /// let rich = try store.fetch(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary > 50000")))
 /// ```
-public final class SQLiteStore {
+public final class SQLStore {
     public let model: Model
     public let mapping: StoreMapping
-    public let connection: SQLiteConnection
+    /// The connection every statement of this store runs on.
+    public let database: any SQLDatabase
     /// The clock `now()` reads in lowered predicates (seconds since 2001).
     public var now: @Sendable () -> Double = { Date().timeIntervalSinceReferenceDate }
     /// Uniquing: one object per row while the store is open.
     var registeredObjects: [ObjectID: StoredObject] = [:]
 
+    /// The SQLite connection of a SQLite store (tests, the fixture writer and
+    /// the shell's SQLite-only commands use it); nil on other databases.
+    public var sqlite: SQLiteConnection? { database as? SQLiteConnection }
+
+    /// The SQLite connection; only for stores known to be SQLite (tests).
+    public var connection: SQLiteConnection {
+        guard let sqlite else { preconditionFailure("\(database.location) is not a SQLite store") }
+        return sqlite
+    }
+
     /// Opens (or creates) the store at `path` (`:memory:` for a private
     /// in-memory database), creating the schema when the file is new. When
     /// `modelFile` names the single file the model was read from (YAML, JSON
     /// or a Core Data `contents` XML), its text is kept in the store so that
-    /// `SQLiteStore.storedModel(at:)` can reopen it without the model file.
-    public init(path: String, model: Model, modelFile: String? = nil) throws {
+    /// `SQLStore.storedModel(at:)` can reopen it without the model file.
+    public convenience init(path: String, model: Model, modelFile: String? = nil) throws {
+        let connection = path == ":memory:" ? try SQLiteConnection.inMemory() : try SQLiteConnection(path: path)
+        try self.init(database: connection, model: model, modelFile: modelFile)
+    }
+
+    /// Opens a store on an open database: creates the schema (and, on
+    /// PostgreSQL, Quarry's SQL functions) in one transaction when the
+    /// database has none, or checks that the existing tables are this
+    /// model's (`StoreError.schemaMismatch` otherwise, nothing changed).
+    public init(database: any SQLDatabase, model: Model, modelFile: String? = nil,
+                setUp: [String] = []) throws {
         self.model = model
-        self.mapping = StoreMapping(model: model)
-        self.connection = path == ":memory:" ? try SQLiteConnection.inMemory() : try SQLiteConnection(path: path)
-        let existing = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_quarry_metadata'")
-        if existing.isEmpty {
-            try connection.transaction {
-                for statement in SchemaBuilder.createStatements(for: mapping) { try connection.execute(statement) }
-                try connection.execute("CREATE TABLE \"_quarry_metadata\" (\"key\" TEXT PRIMARY KEY, \"value\" TEXT)")
-                try connection.execute("INSERT INTO \"_quarry_metadata\" VALUES ('format', 'quarry-1'), ('entities', ?)",
-                                       [.string(model.entityNames.joined(separator: ","))])
-                if let modelFile, let source = SQLiteStore.modelSource(modelFile) {
-                    try connection.execute("INSERT INTO \"_quarry_metadata\" VALUES ('model', ?), ('model_format', ?)",
-                                           [.string(source.text), .string(source.format)])
+        self.mapping = StoreMapping(model: model, dialect: database.dialect)
+        self.database = database
+        let tables = try database.tableNames()
+        if !tables.contains("_quarry_metadata") {
+            try database.inTransaction {
+                for statement in setUp { try database.run(statement, []) }
+                for statement in SchemaBuilder.createStatements(for: mapping) { try database.run(statement, []) }
+                try database.run("CREATE TABLE \"_quarry_metadata\" (\"key\" TEXT PRIMARY KEY, \"value\" TEXT)", [])
+                try database.run("INSERT INTO \"_quarry_metadata\" VALUES ('format', 'quarry-1'), ('entities', ?)",
+                                 [.string(model.entityNames.joined(separator: ","))])
+                if let modelFile, let source = SQLStore.modelSource(modelFile) {
+                    try database.run("INSERT INTO \"_quarry_metadata\" VALUES ('model', ?), ('model_format', ?)",
+                                     [.string(source.text), .string(source.format)])
                 }
             }
+        } else {
+            try checkSchema(existing: Set(tables))
+        }
+    }
+
+    /// An existing store must hold this model's tables: a different model
+    /// would read and write the wrong columns.
+    private func checkSchema(existing: Set<String>) throws {
+        let missing = mapping.tableNames.filter { !existing.contains($0) }
+        let rows = try database.query("SELECT \"value\" FROM \"_quarry_metadata\" WHERE \"key\" = 'entities'", [], as: [.string])
+        let saved = rows.first.flatMap { row -> String? in if case .string(let s) = row[0] { return s } else { return nil } }
+        let expected = model.entityNames.joined(separator: ",")
+        if !missing.isEmpty || (saved != nil && saved != expected) {
+            throw StoreError.schemaMismatch(location: database.location, missingTables: missing,
+                                            storedEntities: saved.map { $0.split(separator: ",").map(String.init) } ?? [],
+                                            modelEntities: model.entityNames)
         }
     }
 
@@ -126,9 +167,8 @@ public final class SQLiteStore {
             }
         }
         let sql = "INSERT INTO \(SQLIdentifier.quoted(table)) (\(columns.joined(separator: ", "))) VALUES (\(arguments.map { _ in "?" }.joined(separator: ", ")))"
-        return try connection.transaction {
-            try connection.execute(sql, arguments)
-            let id = ObjectID(entity: entityName, primaryKey: connection.lastInsertRowID)
+        return try database.inTransaction {
+            let id = ObjectID(entity: entityName, primaryKey: try database.insertReturningKey(sql, arguments))
             for (r, target) in pending { try link(id, r, target) }
             return id
         }
@@ -140,19 +180,19 @@ public final class SQLiteStore {
         guard let r = model.entity(named: source.entity)?.relationship(named: relationship, in: model) else {
             throw StoreError.unknownKey(relationship, entity: source.entity, suggestion: nil)
         }
-        try connection.transaction { try link(source, r, target) }
+        try database.inTransaction { try link(source, r, target) }
     }
 
     private func link(_ source: ObjectID, _ r: Relationship, _ target: ObjectID) throws {
         switch mapping.storage(of: r.name, of: source.entity) {
         case .foreignKey(let column)?:
-            try connection.execute("UPDATE \(SQLIdentifier.quoted(mapping.table(for: source.entity)!)) SET \(SQLIdentifier.quoted(column)) = ? WHERE \"_pk\" = ?",
+            try database.run("UPDATE \(SQLIdentifier.quoted(mapping.table(for: source.entity)!)) SET \(SQLIdentifier.quoted(column)) = ? WHERE \"_pk\" = ?",
                                    [.int(target.primaryKey), .int(source.primaryKey)])
         case .inverseForeignKey(let column)?:
-            try connection.execute("UPDATE \(SQLIdentifier.quoted(mapping.table(for: r.destination)!)) SET \(SQLIdentifier.quoted(column)) = ? WHERE \"_pk\" = ?",
+            try database.run("UPDATE \(SQLIdentifier.quoted(mapping.table(for: r.destination)!)) SET \(SQLIdentifier.quoted(column)) = ? WHERE \"_pk\" = ?",
                                    [.int(source.primaryKey), .int(target.primaryKey)])
         case .joinTable(let table, let sourceColumn, let targetColumn)?:
-            try connection.execute("INSERT OR IGNORE INTO \(SQLIdentifier.quoted(table)) (\(SQLIdentifier.quoted(sourceColumn)), \(SQLIdentifier.quoted(targetColumn))) VALUES (?, ?)",
+            try database.run("INSERT INTO \(SQLIdentifier.quoted(table)) (\(SQLIdentifier.quoted(sourceColumn)), \(SQLIdentifier.quoted(targetColumn))) VALUES (?, ?) ON CONFLICT DO NOTHING",
                                    [.int(source.primaryKey), .int(target.primaryKey)])
         case nil:
             throw StoreError.unknownKey(r.name, entity: source.entity, suggestion: nil)
@@ -167,6 +207,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case typeMismatch(key: String, entity: String, expected: String, got: String)
     case deleteDenied(entity: String, relationship: String, related: Int)
     case missingValue(key: String, entity: String)
+    case schemaMismatch(location: String, missingTables: [String], storedEntities: [String], modelEntities: [String])
 
     public var description: String {
         switch self {
@@ -174,6 +215,13 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .unknownKey(let k, let e, let s): return "\(e) has no attribute or relationship '\(k)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
         case .typeMismatch(let k, let e, let expected, let got): return "\(e).\(k) holds \(expected), not \(got)"
         case .missingValue(let k, let e): return "\(e).\(k) is required and has no default"
+        case .schemaMismatch(let location, let missing, let stored, let entities):
+            var text = "the store at \(location) was not made for this model"
+            if !missing.isEmpty { text += "; it has no table for \(missing.joined(separator: ", "))" }
+            if !stored.isEmpty && stored != entities {
+                text += "; it holds \(stored.joined(separator: ", ")) where the model has \(entities.joined(separator: ", "))"
+            }
+            return text + "; open it with its own model, or use a new store"
         case .deleteDenied(let e, let r, let n):
             return "cannot delete: \(e).\(r) has the Deny rule and \(n) related object\(n == 1 ? "" : "s") would be left behind; nothing was deleted"
         }

@@ -23,12 +23,12 @@ public struct DictionaryRow: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "{" + zip(keys, values).map { "\($0): \(Printer.format($1))" }.joined(separator: ", ") + "}" }
 }
 
-extension SQLiteStore {
+extension SQLStore {
     /// The rows of a dictionary fetch (`propertiesToFetch` non-empty).
     public func fetchDictionaries(_ request: FetchRequest, engine: FetchEngine = .sql) throws -> [DictionaryRow] {
         if engine == .sql, let plan = try SQLPlanner.planDictionaries(request, mapping: mapping, now: now()) {
             let kinds = plan.types.map { $0.map(StoreValues.kind) ?? .automatic }
-            return try connection.query(plan.sql.sql, plan.sql.arguments, as: kinds).map { DictionaryRow(keys: plan.names, values: $0) }
+            return try database.rows(plan.sql.sql, plan.sql.arguments, as: kinds).map { DictionaryRow(keys: plan.names, values: $0) }
         }
         return try dictionariesInMemory(request)
     }
@@ -115,10 +115,12 @@ extension SQLiteStore {
         return sorted
     }
 
-    /// SQLite's EXPLAIN QUERY PLAN for a fetch, one line per step.
+    /// The engine's plan for a fetch, one line per step (SQLite's EXPLAIN
+    /// QUERY PLAN, PostgreSQL's EXPLAIN).
     public func queryPlan(_ request: FetchRequest) throws -> [String] {
         let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
-        return try connection.query("EXPLAIN QUERY PLAN " + plan.sql.sql, plan.sql.arguments).compactMap { row in
+        let explain = database.dialect == .sqlite ? "EXPLAIN QUERY PLAN " : "EXPLAIN "
+        return try database.rows(explain + plan.sql.sql, plan.sql.arguments).compactMap { row in
             if case .string(let detail)? = row.last { return detail }
             return nil
         }

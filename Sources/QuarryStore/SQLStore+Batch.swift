@@ -7,23 +7,23 @@
 // related objects (and applies their rules in turn), Nullify clears the keys
 // that pointed at the deleted rows.
 
-extension SQLiteStore {
+extension SQLStore {
     /// Sets attributes of every object `predicate` selects; returns how many.
     @discardableResult
     public func batchUpdate(entity: String, predicate: QuarrySyntax.Predicate?, set: [(String, QuarrySyntax.Expression)]) throws -> Int {
         if let sql = try SQLPlanner.planUpdate(entity: entity, predicate: predicate, set: set, mapping: mapping, now: now()) {
-            return try connection.transaction {
-                try connection.execute(sql.sql, sql.arguments)
+            return try database.inTransaction {
+                let changed = try database.run(sql.sql, sql.arguments)
                 // Objects already handed out are stale now; later fetches read anew.
                 registeredObjects.removeAll()
-                return connection.changes
+                return changed
             }
         }
         // Object by object, still one transaction.
         let objects = try fetch(FetchRequest(entity: entity, predicate: predicate))
         let compiled = try set.map { (key, e) in (key, try Evaluator.compile(e, options: evaluationOptions)) }
         guard let table = mapping.table(for: entity), let e = model.entity(named: entity) else { return 0 }
-        return try connection.transaction {
+        return try database.inTransaction {
             for object in objects {
                 var assignments: [String] = []
                 var arguments: [Value] = []
@@ -33,7 +33,7 @@ extension SQLiteStore {
                     assignments.append("\(SQLIdentifier.quoted(column)) = ?")
                     arguments.append(try StoreValues.storable(value, for: attribute, entity: entity))
                 }
-                try connection.execute("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ?",
+                try database.run("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ?",
                                        arguments + [.int(object.id.primaryKey)])
             }
             registeredObjects.removeAll()
@@ -48,10 +48,10 @@ extension SQLiteStore {
         if let direct = try directDelete(entity: entity, predicate: predicate) { return direct }
         return try deleteWithRules {
             if let keys = try SQLPlanner.planKeys(entity: entity, predicate: predicate, mapping: mapping, now: now()) {
-                try connection.execute(#"INSERT INTO temp."_quarry_delete" "# + keys.sql, keys.arguments)
+                try database.run("INSERT INTO \(database.deleteList) " + keys.sql, keys.arguments)
             } else {
                 for object in try fetch(FetchRequest(entity: entity, predicate: predicate)) {
-                    try connection.execute(#"INSERT INTO temp."_quarry_delete" VALUES (?, ?)"#, [.string(object.entity), .int(object.id.primaryKey)])
+                    try database.run("INSERT INTO \(database.deleteList) VALUES (?, ?)", [.string(object.entity), .int(object.id.primaryKey)])
                 }
             }
         }
@@ -60,9 +60,9 @@ extension SQLiteStore {
     /// Deletes the rows `queue` puts in the delete list, after the delete
     /// rules have run, in one transaction; returns how many were queued.
     func deleteWithRules(_ queue: () throws -> Void) throws -> Int {
-        try connection.transaction {
-            try connection.execute(#"CREATE TEMP TABLE IF NOT EXISTS "_quarry_delete" ("entity" TEXT NOT NULL, "pk" INTEGER NOT NULL, PRIMARY KEY ("entity", "pk"))"#)
-            try connection.execute(#"DELETE FROM temp."_quarry_delete""#)
+        try database.inTransaction {
+            try database.run(#"CREATE TEMP TABLE IF NOT EXISTS "_quarry_delete" ("entity" TEXT NOT NULL, "pk" BIGINT NOT NULL, PRIMARY KEY ("entity", "pk"))"#)
+            try database.run("DELETE FROM \(database.deleteList)")
             try queue()
             let requested = try countQueued()
             try applyDeleteRules()
@@ -71,15 +71,15 @@ extension SQLiteStore {
                 for r in source.relationships {
                     guard case .foreignKey(let column)? = mapping.storage(of: r.name, of: source.name),
                           let sourceTable = mapping.table(for: source.name), let destinationTable = mapping.table(for: r.destination) else { continue }
-                    try connection.execute("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) IN (SELECT d.\"pk\" FROM temp.\"_quarry_delete\" d WHERE d.\"entity\" IN (\(entityList(table: destinationTable))))")
+                    try database.run("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entityList(table: destinationTable))))")
                 }
             }
             var done: Set<String> = []
             for e in model.entities {
                 guard let table = mapping.table(for: e.name), done.insert(table).inserted else { continue }
-                try connection.execute("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" IN (SELECT d.\"pk\" FROM temp.\"_quarry_delete\" d WHERE d.\"entity\" IN (\(entityList(table: table))))")
+                try database.run("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entityList(table: table))))")
             }
-            try connection.execute(#"DELETE FROM temp."_quarry_delete""#)
+            try database.run("DELETE FROM \(database.deleteList)")
             registeredObjects.removeAll()
             return requested
         }
@@ -111,18 +111,18 @@ extension SQLiteStore {
             }
         }
         let condition = whereRange.map { SQLFragment(String(keys.sql[$0.lowerBound...]), keys.arguments) } ?? SQLFragment("")
-        return try connection.transaction {
+        return try database.inTransaction {
             for (jt, source) in joinRows {
-                try connection.execute("DELETE FROM \(SQLIdentifier.quoted(jt)) WHERE \(SQLIdentifier.quoted(source)) IN (SELECT t0.\"_pk\" FROM \(SQLIdentifier.quoted(table)) AS t0" + condition.sql + ")", condition.arguments)
+                try database.run("DELETE FROM \(SQLIdentifier.quoted(jt)) WHERE \(SQLIdentifier.quoted(source)) IN (SELECT t0.\"_pk\" FROM \(SQLIdentifier.quoted(table)) AS t0" + condition.sql + ")", condition.arguments)
             }
-            try connection.execute("DELETE FROM \(SQLIdentifier.quoted(table)) AS t0" + condition.sql, condition.arguments)
+            let changed = try database.run("DELETE FROM \(SQLIdentifier.quoted(table)) AS t0" + condition.sql, condition.arguments)
             registeredObjects.removeAll()
-            return connection.changes
+            return changed
         }
     }
 
     private func countQueued() throws -> Int {
-        if case .int(let n)? = try connection.query(#"SELECT COUNT(*) FROM temp."_quarry_delete""#).first?.first { return Int(n) }
+        if case .int(let n)? = try database.rows("SELECT COUNT(*) FROM \(database.deleteList)").first?.first { return Int(n) }
         return 0
     }
 
@@ -140,7 +140,7 @@ extension SQLiteStore {
             if queued == processed && processed > 0 { return }
             processed = queued
             for e in model.entities {
-                let rows = #"SELECT d."pk" FROM temp."_quarry_delete" d WHERE d."entity" = '"# + e.name.replacingOccurrences(of: "'", with: "''") + "'"
+                let rows = "SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" = '" + e.name.replacingOccurrences(of: "'", with: "''") + "'"
                 for r in e.allRelationships(in: model) where !r.isTransient {
                     guard let storage = mapping.storage(of: r.name, of: e.name), let destinationTable = mapping.table(for: r.destination),
                           let sourceTable = mapping.table(for: e.name) else { continue }
@@ -155,17 +155,17 @@ extension SQLiteStore {
                     }
                     switch r.deleteRule {
                     case .deny:
-                        let blocking = try connection.query("SELECT COUNT(*) FROM (\(related)) y WHERE NOT EXISTS (SELECT 1 FROM temp.\"_quarry_delete\" d WHERE d.\"entity\" = y.\"_entity\" AND d.\"pk\" = y.\"_pk\")")
+                        let blocking = try database.rows("SELECT COUNT(*) FROM (\(related)) y WHERE NOT EXISTS (SELECT 1 FROM \(database.deleteList) d WHERE d.\"entity\" = y.\"_entity\" AND d.\"pk\" = y.\"_pk\")")
                         if case .int(let n)? = blocking.first?.first, n > 0 {
                             throw StoreError.deleteDenied(entity: e.name, relationship: r.name, related: Int(n))
                         }
                     case .cascade:
-                        try connection.execute(#"INSERT OR IGNORE INTO temp."_quarry_delete" "# + related)
+                        try database.run(database.insertIgnoring(into: database.deleteList, related))
                     case .nullify:
                         if case .inverseForeignKey(let column) = storage {
-                            try connection.execute("UPDATE \(SQLIdentifier.quoted(destinationTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) IN (\(rows))")
+                            try database.run("UPDATE \(SQLIdentifier.quoted(destinationTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) IN (\(rows))")
                         } else if case .joinTable(let table, let source, _) = storage {
-                            try connection.execute("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(source)) IN (\(rows))")
+                            try database.run("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(source)) IN (\(rows))")
                         }
                     case .noAction:
                         break

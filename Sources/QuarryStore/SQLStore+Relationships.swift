@@ -4,7 +4,7 @@
 // back), a to-many with one query on the destination — and keeps one object
 // per row (uniquing), so `a.department === b.department` for colleagues.
 
-extension SQLiteStore {
+extension SQLStore {
     func registered(_ id: ObjectID) -> StoredObject? { registeredObjects[id] }
 
     func register(_ object: StoredObject) { registeredObjects[object.id] = object }
