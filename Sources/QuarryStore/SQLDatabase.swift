@@ -51,6 +51,9 @@ public protocol SQLDatabase: AnyObject {
     /// Asks the statement running now (on another thread) to stop; it fails
     /// with the driver's interrupted error. Safe to call from any thread.
     func interrupt()
+    /// `interrupt` as a closure another thread may keep (the shell's Ctrl-C
+    /// watch); it must not keep the connection open by itself.
+    var interrupter: @Sendable () -> Void { get }
     /// The names of the tables in the database (for schema checks and `.tables`).
     func tableNames() throws -> [String]
     /// Closes the connection; later calls fail.
@@ -63,6 +66,7 @@ extension SQLiteConnection: SQLDatabase {
     public var dialect: SQLDialect { .sqlite }
     public var location: String { path }
     public var changeCounter: Int { totalChanges }
+    public var interrupter: @Sendable () -> Void { { [handle = interruptHandle] in handle.interrupt() } }
 
     @discardableResult
     public func run(_ sql: String, _ arguments: [Value]) throws -> Int {

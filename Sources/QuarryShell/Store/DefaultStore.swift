@@ -98,7 +98,7 @@ fetchRequests:
     static func make() throws -> SQLStore {
         let store = try SQLStore(path: ":memory:", model: try model())
         var rng = Generator(state: 2001)
-        try store.connection.transaction {
+        try store.database.inTransaction {
             var departmentIDs: [ObjectID] = []
             for (i, name) in departments.enumerated() {
                 departmentIDs.append(try store.insert("Department", ["name": .string(name), "budget": .double(Double(500_000 + i * 125_000))]))

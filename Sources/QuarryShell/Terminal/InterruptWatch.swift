@@ -1,8 +1,8 @@
 // Ctrl-C in the REPL. SIGINT is taken by a dispatch signal source, so the
 // work happens on an ordinary thread rather than in a signal handler: it
-// interrupts the SQLite statement running at that moment (the one call
-// SQLite allows from another thread, made through the store's thread-safe
-// interrupt handle) and writes a byte to a pipe that wakes the line reader.
+// interrupts the statement running at that moment (through the store's
+// thread-safe interrupter: SQLite's interrupt handle, or a cancel request to
+// the PostgreSQL server) and writes a byte to a pipe that wakes the line reader.
 // The shell itself never dies of Ctrl-C.
 import Dispatch
 import Foundation
@@ -10,7 +10,7 @@ import Foundation
 final class InterruptWatch: @unchecked Sendable {
     // @unchecked: `handle` and `counter` are guarded by `lock`.
     private let lock = NSLock()
-    private var handle: SQLiteInterruptHandle?
+    private var handle: (@Sendable () -> Void)?
     private var counter = 0
     private var source: DispatchSourceSignal?
     let wakeReadFD: Int32
@@ -34,7 +34,7 @@ final class InterruptWatch: @unchecked Sendable {
         counter += 1
         let h = handle
         lock.unlock()
-        h?.interrupt()
+        h?()
         var byte: UInt8 = 1
         _ = write(wakeWriteFD, &byte, 1)
     }
@@ -53,7 +53,7 @@ final class InterruptWatch: @unchecked Sendable {
     }
 
     /// The connection a Ctrl-C should interrupt (the session's store).
-    func watch(_ h: SQLiteInterruptHandle?) {
+    func watch(_ h: (@Sendable () -> Void)?) {
         lock.lock()
         handle = h
         lock.unlock()

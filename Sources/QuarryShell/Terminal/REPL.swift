@@ -16,8 +16,8 @@ public struct REPL {
         let interrupts = InterruptWatch()
         let session = self.session
         session.colour = isatty(2) != 0
-        session.onStoreOpened = { store in interrupts.watch(store.connection.interruptHandle) }
-        if let store = session.openStore { interrupts.watch(store.connection.interruptHandle) }
+        session.onStoreOpened = { store in interrupts.watch(store.database.interrupter) }
+        if let store = session.openStore { interrupts.watch(store.database.interrupter) }
         let reader = LineReader(interrupts: interrupts) { line, word in
             Completion.candidates(line: line, word: word, model: session.model ?? (try? session.currentModel()),
                                   variables: Array(session.variables.keys))
