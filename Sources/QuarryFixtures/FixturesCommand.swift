@@ -1,8 +1,12 @@
 // The logic of `quarry fixtures`, kept here so that the executable only
 // parses arguments and the tests can run the command without a process:
 //
-//     quarry fixtures --model PATH --out PATH [--count Entity=N]... [--seed N]
-//                     [--factories PATH] [--format sqlite|json|ndjson|csv|sql] [--edge-cases]
+//     quarry fixtures --model PATH (--out PATH | --postgres URL) [--count Entity=N]...
+//                     [--seed N] [--factories PATH] [--format sqlite|json|ndjson|csv|sql] [--edge-cases]
+//
+// With a database instead of a path, the caller opens the store (the
+// executable opens PostgreSQL) and the rows replace the store's in one
+// transaction.
 //
 // Exit codes follow INTERFACES.md: 0 done, 64 bad usage (a `--count`
 // without `=`, an unknown format), 65 bad input (the model or factories
@@ -25,6 +29,20 @@ public enum FixturesCommand {
     public static func run(model modelPath: String, out: String, counts: [String] = [], seed: UInt64? = nil,
                            factories factoriesPath: String? = nil, format: String? = nil, edgeCases: Bool = false,
                            progress: Bool = false) -> Outcome {
+        run(model: modelPath, target: .file(out, format: format), counts: counts, seed: seed, factories: factoriesPath,
+            edgeCases: edgeCases, progress: progress)
+    }
+
+    /// Where the rows go: a file in a format, or a store the caller opens
+    /// for the model (named by `description` in messages).
+    public enum Target {
+        case file(String, format: String?)
+        case store(description: String, open: (Model, String) throws -> SQLStore)
+    }
+
+    public static func run(model modelPath: String, target: Target, counts: [String] = [], seed: UInt64? = nil,
+                           factories factoriesPath: String? = nil, edgeCases: Bool = false,
+                           progress: Bool = false) -> Outcome {
         var parsedCounts: [String: Int] = [:]
         for item in counts {
             let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -34,13 +52,13 @@ public enum FixturesCommand {
             parsedCounts[parts[0]] = n
         }
         var fixtureFormat: FixtureFormat?
-        if let format {
+        if case .file(let out, let format) = target, let format {
             guard let f = FixtureFormat(rawValue: format.lowercased()) else {
                 return Outcome(stdout: "", stderr: "error: unknown format '\(format)' (formats: \(FixtureFormat.allCases.map(\.rawValue).joined(separator: ", ")))\n",
                                exitCode: 64)
             }
             fixtureFormat = f
-        } else if FixtureFormat(path: out) == nil {
+        } else if case .file(let out, _) = target, FixtureFormat(path: out) == nil {
             return Outcome(stdout: "", stderr: "error: cannot tell the format from '\(out)'; add --format sqlite|json|ndjson|csv|sql\n", exitCode: 64)
         }
         let model: Model
@@ -54,11 +72,27 @@ public enum FixturesCommand {
             let generator = try FixtureGenerator(model: model, factories: factories, seed: seed, counts: parsedCounts, edgeCases: edgeCases)
             let bar = progress ? ProgressBar() : nil
             if let bar { generator.progress = { bar.update($0) } }
-            let summary = try generator.write(to: out, format: fixtureFormat)
+            let summary: FixtureSummary
+            let destination: String
+            switch target {
+            case .file(let out, _):
+                summary = try generator.write(to: out, format: fixtureFormat)
+                destination = out
+            case .store(let description, let open):
+                let store: SQLStore
+                do {
+                    store = try open(model, modelPath)
+                } catch {
+                    bar?.finish()
+                    return Outcome(stdout: "", stderr: "error: cannot open \(description): \(error)\n", exitCode: 66)
+                }
+                summary = try generator.write(into: store)
+                destination = description
+            }
             bar?.finish()
             let perEntity = model.entityNames.compactMap { name in summary.objects[name].map { "\(name) \($0)" } }.joined(separator: ", ")
             let text = "wrote \(summary.objectCount) objects (\(perEntity))"
-                + (summary.links > 0 ? " and \(summary.links) links" : "") + " to \(out), seed \(generator.seed)\n"
+                + (summary.links > 0 ? " and \(summary.links) links" : "") + " to \(destination), seed \(generator.seed)\n"
             return Outcome(stdout: text, stderr: "", exitCode: 0)
         } catch {
             let code: Int32 = switch error.kind {

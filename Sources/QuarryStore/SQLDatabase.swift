@@ -54,6 +54,10 @@ public protocol SQLDatabase: AnyObject {
     /// `interrupt` as a closure another thread may keep (the shell's Ctrl-C
     /// watch); it must not keep the connection open by itself.
     var interrupter: @Sendable () -> Void { get }
+    /// After rows were inserted with explicit keys: later inserts into
+    /// `table` must get keys past them (PostgreSQL moves the identity's
+    /// sequence; SQLite's rowids need nothing).
+    func restartKeys(after table: String) throws
     /// The names of the tables in the database (for schema checks and `.tables`).
     func tableNames() throws -> [String]
     /// Closes the connection; later calls fail.
@@ -87,6 +91,8 @@ extension SQLiteConnection: SQLDatabase {
     public func inTransaction<T>(_ body: () throws -> T) throws -> T {
         try transaction(.immediate, body)
     }
+
+    public func restartKeys(after table: String) throws {}
 
     public func tableNames() throws -> [String] {
         try query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap {
