@@ -104,20 +104,24 @@ public final class SQLStore {
         return (text, format)
     }
 
-    /// The model saved in a store Quarry created, or nil when the file holds
-    /// none (or is not a Quarry store). Errors: the file is not SQLite, or the
-    /// saved model no longer reads.
+    /// The model saved in a SQLite store Quarry created, or nil when the file
+    /// holds none (or is not a Quarry store). Errors: the file is not
+    /// SQLite, or the saved model no longer reads.
     public static func storedModel(at path: String) throws -> Model? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let connection = try SQLiteConnection(path: path, options: .init(readOnly: true, create: false))
         defer { connection.close() }
-        let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_quarry_metadata'")
-        guard !tables.isEmpty else { return nil }
-        let rows = try connection.query("SELECT \"key\", \"value\" FROM \"_quarry_metadata\" WHERE \"key\" IN ('model', 'model_format')")
+        return try storedModel(in: connection)
+    }
+
+    /// The model saved in the store on `database`, or nil.
+    public static func storedModel(in database: any SQLDatabase) throws -> Model? {
+        guard try database.tableNames().contains("_quarry_metadata") else { return nil }
+        let rows = try database.rows("SELECT \"key\", \"value\" FROM \"_quarry_metadata\" WHERE \"key\" IN ('model', 'model_format')")
         var fields: [String: String] = [:]
         for row in rows { if case .string(let k) = row[0], case .string(let v) = row[1] { fields[k] = v } }
         guard let text = fields["model"] else { return nil }
-        let file = path + " (saved model)"
+        let file = database.location + " (saved model)"
         switch fields["model_format"] {
         case "json": return try ModelReader.read(json: text, file: file)
         case "yaml": return try ModelReader.read(yaml: text, file: file)
