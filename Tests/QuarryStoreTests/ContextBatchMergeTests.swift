@@ -6,8 +6,9 @@ import Testing
 
 @Suite("Context: merging batch results", .serialized)
 struct ContextBatchMergeTests {
-    @Test func batchUpdateRefreshesRegisteredObjects() throws {
-        let context = Context(store: try Fixture.store())
+    @Test(arguments: TestEngine.available)
+    func batchUpdateRefreshesRegisteredObjects(engine: TestEngine) throws {
+        let context = Context(store: try Fixture.store(engine: engine))
         let rich = try context.fetch(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary > 150000")))
         #expect(!rich.isEmpty)
         let result = try context.batchUpdate(entity: "Employee", predicate: try Parser.parsePredicate("salary > 150000"),
@@ -18,8 +19,9 @@ struct ContextBatchMergeTests {
         #expect(try context.count(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary > 150000"))) == 0)
     }
 
-    @Test func batchDeleteRemovesObjectsFromFetches() throws {
-        let context = Context(store: try Fixture.store())
+    @Test(arguments: TestEngine.available)
+    func batchDeleteRemovesObjectsFromFetches(engine: TestEngine) throws {
+        let context = Context(store: try Fixture.store(engine: engine))
         let before = try context.count(FetchRequest(entity: "Employee"))
         let sales = try context.count(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("department.name == 'Sales'")))
         _ = try context.fetch(FetchRequest(entity: "Employee"))
@@ -28,8 +30,9 @@ struct ContextBatchMergeTests {
         #expect(try context.fetch(FetchRequest(entity: "Department", predicate: try Parser.parsePredicate("name == 'Sales'"))).isEmpty)
     }
 
-    @Test func batchInsertAppearsWithoutASave() throws {
-        let context = Context(store: try Fixture.store())
+    @Test(arguments: TestEngine.available)
+    func batchInsertAppearsWithoutASave(engine: TestEngine) throws {
+        let context = Context(store: try Fixture.store(engine: engine))
         let result = try context.batchInsert("Department", objects: [["name": .string("Quarry Labs")], ["name": .string("Quarry Ops")]])
         guard case .objectIDs(let ids) = result else { Issue.record("\(result)"); return }
         #expect(ids.count == 2)

@@ -14,8 +14,9 @@ struct ContextFetchTests {
         FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate(format), sortDescriptors: sort)
     }
 
-    @Test func insertedUpdatedAndDeletedObjectsAreSeen() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func insertedUpdatedAndDeletedObjectsAreSeen(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let wellPaid = try request("salary > 50000")
         #expect(names(try context.fetch(wellPaid)) == ["Ann", "Cy"])
@@ -34,8 +35,9 @@ struct ContextFetchTests {
         #expect(try context.count(try request("salary > 0")) == 3)
     }
 
-    @Test func predicatesReadChangesThroughRelationships() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func predicatesReadChangesThroughRelationships(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         try context.object(with: ids["Sales"]!).setValue(.string("Marketing"), forKey: "name")
         #expect(names(try context.fetch(try request("department.name == 'Marketing'"))) == ["Ann", "Bob"])
@@ -49,8 +51,9 @@ struct ContextFetchTests {
         #expect(names(try context.fetch(try request("TRUEPREDICATE", sort: [SortDescriptor("department.name"), SortDescriptor("name")]))) == ["Cy", "Ann", "Bob"])
     }
 
-    @Test func sortLimitAndOffsetApplyAfterTheChanges() throws {
-        let (store, _) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func sortLimitAndOffsetApplyAfterTheChanges(engine: TestEngine) throws {
+        let (store, _) = try smallCompany(engine)
         let context = Context(store: store)
         for (name, salary) in [("Eve", 65_000), ("Fay", 45_000)] {
             let e = try context.insert("Employee")
@@ -65,8 +68,9 @@ struct ContextFetchTests {
         #expect(try context.count(r) == 2)
     }
 
-    @Test func dictionariesAndAggregatesIncludePendingChanges() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func dictionariesAndAggregatesIncludePendingChanges(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         var totals = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("dept")])
         totals.propertiesToFetch = [try FetchProperty(keyPath: "department.name"), FetchProperty(name: "total", expression: try Parser.parseExpression("sum:(salary)"))]
@@ -91,9 +95,9 @@ struct ContextFetchTests {
 
     /// Random edits, then every differential predicate: the objects a context
     /// selects before saving are the objects SQL selects after saving.
-    @Test(arguments: [1, 2, 3] as [UInt64])
-    func pendingAnswersEqualSavedAnswers(seed: UInt64) throws {
-        let store = try Fixture.store()
+    @Test(arguments: TestEngine.available, [1, 2, 3] as [UInt64])
+    func pendingAnswersEqualSavedAnswers(engine: TestEngine, seed: UInt64) throws {
+        let store = try Fixture.store(engine: engine)
         let context = Context(store: store)
         var rng = Seeded(state: seed)
         try randomEdits(context, &rng)

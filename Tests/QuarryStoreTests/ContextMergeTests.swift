@@ -12,8 +12,9 @@ struct ContextMergeTests {
         var events: [ContextEvent] = []
     }
 
-    @Test func didSaveCarriesPermanentIDs() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func didSaveCarriesPermanentIDs(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let recorder = Recorder()
         context.addObserver { recorder.events.append($0) }
@@ -33,8 +34,9 @@ struct ContextMergeTests {
         #expect(changes.permanentIDs == [temporary: d.objectID])
     }
 
-    @Test func objectsDidChangeWhenPendingChangesAreProcessed() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func objectsDidChangeWhenPendingChangesAreProcessed(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let recorder = Recorder()
         let token = context.addObserver { recorder.events.append($0) }
@@ -51,8 +53,9 @@ struct ContextMergeTests {
         #expect(recorder.events.count == 1)
     }
 
-    @Test func mergeRefreshesUpdatedDropsDeletedAndSeesInserted() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func mergeRefreshesUpdatedDropsDeletedAndSeesInserted(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let main = Context(store: store), background = Context(store: store)
         let ann = main.object(with: ids["Ann"]!), bob = main.object(with: ids["Bob"]!)
         let sales = main.object(with: ids["Sales"]!)

@@ -20,8 +20,9 @@ struct ContextModelShapesTests {
         ]),
     ])
 
-    @Test func subEntitiesKeepTheirEntityThroughRelationships() throws {
-        let store = try SQLStore(path: ":memory:", model: Self.model)
+    @Test(arguments: TestEngine.available)
+    func subEntitiesKeepTheirEntityThroughRelationships(engine: TestEngine) throws {
+        let store = try engine.emptyStore(model: Self.model)
         let context = Context(store: store)
         #expect(throws: ContextError.abstractEntity("Animal")) { try context.insert("Animal") }
         let rex = try context.insert("Dog"), tom = try context.insert("Cat")
@@ -54,8 +55,9 @@ struct ContextModelShapesTests {
         #expect(animals[1]["lives"] == .int(9) && animals[0]["barks"] == .null)
     }
 
-    @Test func oneToOneStealsThePartner() throws {
-        let store = try SQLStore(path: ":memory:", model: Self.model)
+    @Test(arguments: TestEngine.available)
+    func oneToOneStealsThePartner(engine: TestEngine) throws {
+        let store = try engine.emptyStore(model: Self.model)
         let context = Context(store: store)
         let rex = try context.insert("Dog")
         let ann = try context.insert("Owner"), bob = try context.insert("Owner")
@@ -71,8 +73,9 @@ struct ContextModelShapesTests {
         #expect(fresh.object(with: bob.objectID).object(forKey: "pet") == nil)
     }
 
-    @Test func deletingADestinationClearsLinksWithoutInverse() throws {
-        let store = try SQLStore(path: ":memory:", model: Self.model)
+    @Test(arguments: TestEngine.available)
+    func deletingADestinationClearsLinksWithoutInverse(engine: TestEngine) throws {
+        let store = try engine.emptyStore(model: Self.model)
         let context = Context(store: store)
         let rex = try context.insert("Dog"), tom = try context.insert("Cat")
         let ann = try context.insert("Owner")

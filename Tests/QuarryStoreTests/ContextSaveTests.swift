@@ -7,8 +7,9 @@ import Testing
 
 @Suite("Context: delete rules and rollback")
 struct ContextSaveTests {
-    @Test func cascadeDeletesDependentsInMemoryAndOnDisk() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func cascadeDeletesDependentsInMemoryAndOnDisk(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let sales = context.object(with: ids["Sales"]!)
         let ann = context.object(with: ids["Ann"]!)
@@ -21,12 +22,13 @@ struct ContextSaveTests {
         #expect(apollo.objects(forKey: "members").isEmpty && apollo.isUpdated)
         try context.save()
         #expect(try store.count(FetchRequest(entity: "Employee")) == 1)
-        #expect(try store.connection.query("SELECT COUNT(*) FROM \"_Employee_projects\"").first?.first == .int(0))
+        #expect(try store.database.rows("SELECT COUNT(*) FROM \"_Employee_projects\"").first?.first == .int(0))
         #expect(ann.context == nil && context.registeredObject(for: ids["Ann"]!) == nil)
     }
 
-    @Test func nullifyClearsTheInverse() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func nullifyClearsTheInverse(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let sales = context.object(with: ids["Sales"]!)
         #expect(sales.objects(forKey: "employees").count == 2)
@@ -40,8 +42,9 @@ struct ContextSaveTests {
         #expect(try store.fetch(FetchRequest(entity: "Department")).count == 2)
     }
 
-    @Test func deletingAnUnsavedObjectForgetsIt() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func deletingAnUnsavedObjectForgetsIt(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let before = try dump(store)
         let context = Context(store: store)
         let e = try context.insert("Employee")
@@ -56,9 +59,9 @@ struct ContextSaveTests {
 
     /// The same departments deleted by a context and by `batchDelete` on twin
     /// stores leave the same rows.
-    @Test(arguments: ["Sales", "R&D", "Empty"])
-    func contextDeleteAgreesWithBatchDelete(department: String) throws {
-        let viaContext = try Fixture.store(), viaBatch = try Fixture.store()
+    @Test(arguments: TestEngine.available, ["Sales", "R&D", "Empty"])
+    func contextDeleteAgreesWithBatchDelete(engine: TestEngine, department: String) throws {
+        let viaContext = try Fixture.store(engine: engine), viaBatch = try Fixture.store(engine: engine)
         #expect(try dump(viaContext) == dump(viaBatch))
         let predicate = try Parser.parsePredicate("name == %@", arguments: [.string(department)])
         let context = Context(store: viaContext)
@@ -69,8 +72,9 @@ struct ContextSaveTests {
         #expect(try viaContext.count(FetchRequest(entity: "Department")) == 7)
     }
 
-    @Test func rollbackDiscardsEveryKindOfChange() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func rollbackDiscardsEveryKindOfChange(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let before = try dump(store)
         let context = Context(store: store)
         let ann = context.object(with: ids["Ann"]!), bob = context.object(with: ids["Bob"]!)
@@ -94,12 +98,13 @@ struct ContextSaveTests {
         #expect(try dump(store) == before)
     }
 
-    @Test func savingNothingWritesNothing() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func savingNothingWritesNothing(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         _ = context.object(with: ids["Ann"]!)["name"]
-        let changes = store.connection.totalChanges
+        let changes = store.database.changeCounter
         try context.save()
-        #expect(store.connection.totalChanges == changes)
+        #expect(store.database.changeCounter == changes)
     }
 }

@@ -9,8 +9,9 @@ import Testing
 
 @Suite("Context: objects, uniquing, faulting")
 struct ContextTests {
-    @Test func insertAppliesDefaultsAndIsPending() throws {
-        let context = Context(store: try emptyCompanyStore())
+    @Test(arguments: TestEngine.available)
+    func insertAppliesDefaultsAndIsPending(engine: TestEngine) throws {
+        let context = Context(store: try emptyCompanyStore(engine))
         #expect(!context.hasChanges)
         let e = try context.insert("Employee")
         #expect(e.objectID.isTemporary)
@@ -24,8 +25,9 @@ struct ContextTests {
         #expect(context.registeredObject(for: e.objectID) === e)
     }
 
-    @Test func unknownEntityAndKeyAreClearErrors() throws {
-        let context = Context(store: try emptyCompanyStore())
+    @Test(arguments: TestEngine.available)
+    func unknownEntityAndKeyAreClearErrors(engine: TestEngine) throws {
+        let context = Context(store: try emptyCompanyStore(engine))
         #expect(throws: ContextError.unknownEntity("Employe", suggestion: "Employee")) { try context.insert("Employe") }
         let e = try context.insert("Employee")
         #expect(throws: ContextError.unknownKey("nmae", entity: "Employee", suggestion: "name")) { try e.setValue(.string("x"), forKey: "nmae") }
@@ -34,8 +36,9 @@ struct ContextTests {
         #expect(throws: ContextError.wrongEntity(key: "department", expected: "Department", got: "Project")) { try e.setValue(p, forKey: "department") }
     }
 
-    @Test func saveGivesPermanentIDsAndWritesRows() throws {
-        let store = try emptyCompanyStore()
+    @Test(arguments: TestEngine.available)
+    func saveGivesPermanentIDsAndWritesRows(engine: TestEngine) throws {
+        let store = try emptyCompanyStore(engine)
         let context = Context(store: store)
         let d = try context.insert("Department")
         try d.setValue(.string("Sales"), forKey: "name")
@@ -55,8 +58,9 @@ struct ContextTests {
         #expect(rows[0].values["_fk_department"] == .int(d.objectID.primaryKey))
     }
 
-    @Test func updateMarksUpdatedAndChangedValues() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func updateMarksUpdatedAndChangedValues(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let ann = context.object(with: ids["Ann"]!)
         #expect(ann.isFault)
@@ -71,8 +75,9 @@ struct ContextTests {
         #expect(try store.fetch(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary == 80000"))).count == 1)
     }
 
-    @Test func uniquingGivesOneObjectPerRow() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func uniquingGivesOneObjectPerRow(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let all = try context.fetch(FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("name")]))
         let again = try context.fetch(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("name == 'Ann'")))
@@ -86,8 +91,9 @@ struct ContextTests {
         #expect(other.object(with: ids["Ann"]!) !== all[0])
     }
 
-    @Test func faultsLoadOnFirstTouch() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func faultsLoadOnFirstTouch(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let ann = context.object(with: ids["Ann"]!)
         #expect(ann.isFault && context.statistics.faultLoads == 0)
@@ -102,8 +108,9 @@ struct ContextTests {
         #expect(context.statistics.faultLoads == 2)
     }
 
-    @Test func toManyLoadsOnceWithItsRows() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func toManyLoadsOnceWithItsRows(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let sales = context.object(with: ids["Sales"]!)
         let employees = sales.objects(forKey: "employees")
@@ -115,8 +122,9 @@ struct ContextTests {
         #expect(context.statistics.relationshipLoads == 1)
     }
 
-    @Test func batchedFetchReturnsFaultsLoadedOneBatchAtATime() throws {
-        let store = try Fixture.store()
+    @Test(arguments: TestEngine.available)
+    func batchedFetchReturnsFaultsLoadedOneBatchAtATime(engine: TestEngine) throws {
+        let store = try Fixture.store(engine: engine)
         let context = Context(store: store)
         var request = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("salary")])
         request.fetchBatchSize = 20
@@ -134,8 +142,9 @@ struct ContextTests {
         #expect(salaries == salaries.sorted { SortOrder.compare($0, $1, caseInsensitive: false) < 0 })
     }
 
-    @Test func inversesFollowEveryEdit() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func inversesFollowEveryEdit(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let ann = context.object(with: ids["Ann"]!)
         let sales = context.object(with: ids["Sales"]!), ops = context.object(with: ids["Ops"]!)
@@ -156,8 +165,9 @@ struct ContextTests {
         #expect(fresh.object(with: ids["Ops"]!).objects(forKey: "employees").isEmpty)
     }
 
-    @Test func aFaultWhoseRelationshipChangedStillLoadsItsRowAfterSave() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func aFaultWhoseRelationshipChangedStillLoadsItsRowAfterSave(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let ops = context.object(with: ids["Ops"]!)
         try context.object(with: ids["Ann"]!).setValue(ops, forKey: "department")
@@ -167,8 +177,9 @@ struct ContextTests {
         #expect(names(ops.objects(forKey: "employees")) == ["Ann"])
     }
 
-    @Test func manyToManySavesJoinRows() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func manyToManySavesJoinRows(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let p = try context.insert("Project")
         try p.setValue(.string("Gemini"), forKey: "name")
@@ -181,8 +192,9 @@ struct ContextTests {
         #expect(fresh.object(with: ids["Bob"]!).objects(forKey: "projects").map(\.objectID) == [p.objectID])
     }
 
-    @Test func resetForgetsEverything() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func resetForgetsEverything(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let ann = context.object(with: ids["Ann"]!)
         let new = try context.insert("Department")
@@ -196,13 +208,13 @@ struct ContextTests {
 
 // MARK: - Helpers shared by the Context* tests
 
-func emptyCompanyStore() throws -> SQLStore {
-    try SQLStore(path: ":memory:", model: try ModelReader.read(from: Fixture.modelPath))
+func emptyCompanyStore(_ engine: TestEngine = .sqlite) throws -> SQLStore {
+    try engine.emptyStore(model: try ModelReader.read(from: Fixture.modelPath))
 }
 
 /// Sales (Ann 60k, Bob 40k), Ops (no one), Cy (no department), project Apollo (Ann).
-func smallCompany() throws -> (SQLStore, [String: ObjectID]) {
-    let store = try emptyCompanyStore()
+func smallCompany(_ engine: TestEngine = .sqlite) throws -> (SQLStore, [String: ObjectID]) {
+    let store = try emptyCompanyStore(engine)
     var ids: [String: ObjectID] = [:]
     ids["Sales"] = try store.insert("Department", ["name": .string("Sales"), "budget": .double(1000)])
     ids["Ops"] = try store.insert("Department", ["name": .string("Ops")])
@@ -216,10 +228,10 @@ func smallCompany() throws -> (SQLStore, [String: ObjectID]) {
 
 /// Every row of every table, as text: equal dumps mean an unchanged store.
 func dump(_ store: SQLStore) throws -> [String] {
-    let tables = try store.connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != '_quarry_metadata' ORDER BY name")
+    let tables = try store.database.tableNames().filter { !$0.hasPrefix("sqlite_") && $0 != "_quarry_metadata" }.sorted()
     var lines: [String] = []
-    for case .string(let table)? in tables.map(\.first) {
-        for row in try store.connection.query("SELECT * FROM \(SQLIdentifier.quoted(table)) ORDER BY 1, 2") {
+    for table in tables {
+        for row in try store.database.rows("SELECT * FROM \(SQLIdentifier.quoted(table)) ORDER BY 1, 2") {
             lines.append(table + ": " + row.map { Printer.format($0) }.joined(separator: ", "))
         }
     }

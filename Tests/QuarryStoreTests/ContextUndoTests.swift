@@ -17,10 +17,10 @@ struct ContextUndoTests {
         ([.redo, .undo, .set80], [60_000, 60_000, 80_000]),
     ]
 
-    @Test(arguments: 0..<sequences.count)
-    func salarySequence(index: Int) throws {
+    @Test(arguments: TestEngine.available, 0..<sequences.count)
+    func salarySequence(engine: TestEngine, index: Int) throws {
         let (steps, expected) = Self.sequences[index]
-        let (store, ids) = try smallCompany()
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let ann = context.object(with: ids["Ann"]!)
         for (step, salary) in zip(steps, expected) {
@@ -35,8 +35,9 @@ struct ContextUndoTests {
         }
     }
 
-    @Test func undoInsertRemovesAndRedoRestores() throws {
-        let (store, _) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func undoInsertRemovesAndRedoRestores(engine: TestEngine) throws {
+        let (store, _) = try smallCompany(engine)
         let context = Context(store: store)
         let e = try context.insert("Employee")
         try e.setValue(.string("Dee"), forKey: "name")
@@ -51,8 +52,9 @@ struct ContextUndoTests {
         #expect(names(try context.fetch(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("name == 'Dee'")))) == ["Dee"])
     }
 
-    @Test func relationshipEditUndoesBothSides() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func relationshipEditUndoesBothSides(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let ann = context.object(with: ids["Ann"]!)
         let sales = context.object(with: ids["Sales"]!), ops = context.object(with: ids["Ops"]!)
@@ -66,8 +68,9 @@ struct ContextUndoTests {
         #expect(ann.object(forKey: "department") === ops && names(sales.objects(forKey: "employees")) == ["Bob"])
     }
 
-    @Test func undoDeleteBringsBackTheCascade() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func undoDeleteBringsBackTheCascade(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let sales = context.object(with: ids["Sales"]!), ann = context.object(with: ids["Ann"]!)
         let apollo = context.object(with: ids["Apollo"]!)
@@ -80,8 +83,9 @@ struct ContextUndoTests {
         #expect(!context.hasChanges)
     }
 
-    @Test func explicitGroupUndoesTogether() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func explicitGroupUndoesTogether(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let ann = context.object(with: ids["Ann"]!)
         try ann.setValue(.int(1), forKey: "age")
@@ -95,8 +99,9 @@ struct ContextUndoTests {
         #expect(ann["age"] == .int(30) && !context.hasChanges && !context.canUndo)
     }
 
-    @Test func newChangeClearsRedo() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func newChangeClearsRedo(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let ann = context.object(with: ids["Ann"]!)
         try ann.setValue(.int(1), forKey: "salary")
@@ -108,8 +113,9 @@ struct ContextUndoTests {
         #expect(ann["salary"] == .int(2))
     }
 
-    @Test func undoAfterSaveMakesTheOldValuePendingAgain() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func undoAfterSaveMakesTheOldValuePendingAgain(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let ann = context.object(with: ids["Ann"]!)
         try ann.setValue(.int(70_000), forKey: "salary")
@@ -120,8 +126,9 @@ struct ContextUndoTests {
         #expect(try store.count(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary == 60000"))) == 1)
     }
 
-    @Test func undoSavedInsertAndSavedDelete() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func undoSavedInsertAndSavedDelete(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         let d = try context.insert("Department")
         try d.setValue(.string("Legal"), forKey: "name")
@@ -144,8 +151,9 @@ struct ContextUndoTests {
         #expect(back.first?.values["salary"] == .int(90_000))
     }
 
-    @Test func disabledUndoRecordsNothing() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func disabledUndoRecordsNothing(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
         context.isUndoEnabled = false
         try context.object(with: ids["Ann"]!).setValue(.int(1), forKey: "salary")

@@ -55,8 +55,9 @@ struct ContextValidationTests {
         #expect(e.isInserted && e.objectID.isTemporary && context.insertedObjects == [e])
     }
 
-    @Test func validValuesPass() throws {
-        let (store, _) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func validValuesPass(engine: TestEngine) throws {
+        let (store, _) = try smallCompany(engine)
         let context = Context(store: store)
         let e = try context.insert("Employee")
         for (key, value) in [("name", Value.string("Dee")), ("age", .int(16)), ("email", .string("dee@example.com")), ("salary", .int(0))] {
@@ -137,8 +138,9 @@ struct ContextValidationTests {
         #expect(try dump(store).isEmpty)
     }
 
-    @Test func uniquenessAgainstTheStoreAndAmongPendingObjects() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func uniquenessAgainstTheStoreAndAmongPendingObjects(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         let before = try dump(store)
         let context = Context(store: store)
         let copy = try context.insert("Department")
@@ -159,8 +161,9 @@ struct ContextValidationTests {
         #expect(try store.count(FetchRequest(entity: "Department")) == 5)
     }
 
-    @Test func everyFailureIsReportedAtOnce() throws {
-        let (store, _) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func everyFailureIsReportedAtOnce(engine: TestEngine) throws {
+        let (store, _) = try smallCompany(engine)
         let context = Context(store: store)
         let e = try context.insert("Employee")
         try e.setValue(.int(200), forKey: "age")
@@ -171,8 +174,9 @@ struct ContextValidationTests {
         #expect(error.description.contains("4 validation failures"))
     }
 
-    @Test func failedStatementRollsBackTheWholeSave() throws {
-        let (store, ids) = try smallCompany()
+    @Test(arguments: TestEngine.available)
+    func failedStatementRollsBackTheWholeSave(engine: TestEngine) throws {
+        let (store, ids) = try smallCompany(engine)
         // A trigger makes the second statement of the save fail, after the first has run.
         try store.connection.execute("CREATE TRIGGER boom BEFORE UPDATE ON \"Employee\" BEGIN SELECT RAISE(ABORT, 'boom'); END")
         let before = try dump(store)

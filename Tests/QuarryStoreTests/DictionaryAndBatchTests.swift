@@ -11,7 +11,7 @@ func property(_ name: String, _ expression: String) throws -> FetchProperty {
 
 @Suite("Dictionary results: SQL and memory agree", .serialized)
 struct DictionaryTests {
-    nonisolated(unsafe) static let store = try! Fixture.store()
+    static let stores = EngineStores { try Fixture.store(engine: $0) }
 
     static let requests: [(String, String?, [(String, String)], [String], String?, [String], Bool)] = [
         // entity, predicate, properties, group by, having, sort keys ("-" prefix = descending), distinct
@@ -25,8 +25,9 @@ struct DictionaryTests {
         ("Employee", "age > 30", [("name", "name"), ("projects", "projects.@count")], [], nil, ["-projects", "name"], false),
     ]
 
-    @Test(arguments: 0..<requests.count)
-    func sqlAndMemoryAgree(index: Int) throws {
+    @Test(arguments: TestEngine.available, 0..<requests.count)
+    func sqlAndMemoryAgree(engine: TestEngine, index: Int) throws {
+        let store = try Self.stores.store(engine)
         let (entity, predicate, properties, groupBy, having, sorts, distinct) = Self.requests[index]
         var request = FetchRequest(entity: entity, predicate: try predicate.map { try Parser.parsePredicate($0) })
         request.propertiesToFetch = try properties.map { try property($0.0, $0.1) }
@@ -34,9 +35,17 @@ struct DictionaryTests {
         request.havingPredicate = try having.map { try Parser.parsePredicate($0) }
         request.sortDescriptors = sorts.map { SortDescriptor($0.hasPrefix("-") ? String($0.dropFirst()) : $0, ascending: !$0.hasPrefix("-")) }
         request.returnsDistinctResults = distinct
-        #expect(try SQLPlanner.planDictionaries(request, mapping: Self.store.mapping) != nil, "should run in SQL")
-        let sql = try Self.store.fetchDictionaries(request, engine: .sql)
-        let memory = try Self.store.fetchDictionaries(request, engine: .memory)
+        #expect(try SQLPlanner.planDictionaries(request, mapping: store.mapping) != nil, "should run in SQL")
+        let sql = try store.fetchDictionaries(request, engine: .sql)
+        let memory = try store.fetchDictionaries(request, engine: .memory)
+        if engine != .sqlite {
+            let reference = try Self.stores.store(.sqlite).fetchDictionaries(request, engine: .sql)
+            #expect(sql.count == reference.count)
+            for (a, b) in zip(sql, reference) {
+                #expect(a.keys == b.keys)
+                for (x, y) in zip(a.values, b.values) { #expect(Self.sameNumberOrValue(x, y), "\(engine) \(a) vs sqlite \(b)") }
+            }
+        }
         #expect(sql.count == memory.count)
         for (a, b) in zip(sql, memory) {
             #expect(a.keys == b.keys)
@@ -69,8 +78,9 @@ struct BatchTests {
         try store.fetch(FetchRequest(entity: entity, predicate: try Parser.parsePredicate(format))).map(\.id.primaryKey)
     }
 
-    @Test func updateChangesExactlyTheSelectedRows() throws {
-        let store = try Fixture.store()
+    @Test(arguments: TestEngine.available)
+    func updateChangesExactlyTheSelectedRows(engine: TestEngine) throws {
+        let store = try Fixture.store(engine: engine)
         var before: [Int64: Int64] = [:]
         for o in try store.fetch(FetchRequest(entity: "Employee")) {
             if case .int(let s)? = o.value(forKey: "salary") { before[o.id.primaryKey] = s }
@@ -88,8 +98,9 @@ struct BatchTests {
         }
     }
 
-    @Test func updateThroughARelationshipRunsObjectByObject() throws {
-        let store = try Fixture.store()
+    @Test(arguments: TestEngine.available)
+    func updateThroughARelationshipRunsObjectByObject(engine: TestEngine) throws {
+        let store = try Fixture.store(engine: engine)
         let predicate = try Parser.parsePredicate("department.name == 'Sales' AND salary ** 1 > 0")
         let selected = try pks(store, "Employee", "department.name == 'Sales'")
         let n = try store.batchUpdate(entity: "Employee", predicate: predicate, set: [("active", try Parser.parseExpression("NO"))])
@@ -97,15 +108,17 @@ struct BatchTests {
         #expect(try pks(store, "Employee", "department.name == 'Sales' AND active == YES").isEmpty)
     }
 
-    @Test func updateErrorsChangeNothing() throws {
-        let store = try Fixture.store()
+    @Test(arguments: TestEngine.available)
+    func updateErrorsChangeNothing(engine: TestEngine) throws {
+        let store = try Fixture.store(engine: engine)
         #expect(throws: Diagnostic.self) { try store.batchUpdate(entity: "Employee", predicate: nil, set: [("salry", try Parser.parseExpression("1"))]) }
         #expect(throws: Diagnostic.self) { try store.batchUpdate(entity: "Employee", predicate: nil, set: [("salary", try Parser.parseExpression("'a lot'"))]) }
         #expect(try store.count(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary == 1"))) == 0)
     }
 
-    @Test func deleteCascadesAndNullifies() throws {
-        let store = try Fixture.store()
+    @Test(arguments: TestEngine.available)
+    func deleteCascadesAndNullifies(engine: TestEngine) throws {
+        let store = try Fixture.store(engine: engine)
         let sales = try pks(store, "Department", "name == 'Sales'")
         let salesEmployees = try pks(store, "Employee", "department.name == 'Sales'")
         #expect(!salesEmployees.isEmpty)
@@ -116,17 +129,18 @@ struct BatchTests {
         #expect(try store.count(FetchRequest(entity: "Employee")) == employeesBefore - salesEmployees.count)
         // Their project memberships went with them (join rows), projects stay.
         #expect(try store.count(FetchRequest(entity: "Project")) == 12)
-        let dangling = try store.connection.query(#"SELECT COUNT(*) FROM "_Employee_projects" WHERE "source" NOT IN (SELECT "_pk" FROM "Employee")"#)
+        let dangling = try store.database.rows(#"SELECT COUNT(*) FROM "_Employee_projects" WHERE "source" NOT IN (SELECT "_pk" FROM "Employee")"#)
         #expect(dangling.first?.first == .int(0))
     }
 
-    @Test func deleteEmployeesNullifiesNothingElse() throws {
-        let store = try Fixture.store()
+    @Test(arguments: TestEngine.available)
+    func deleteEmployeesNullifiesNothingElse(engine: TestEngine) throws {
+        let store = try Fixture.store(engine: engine)
         let n = try store.batchDelete(entity: "Employee", predicate: try Parser.parsePredicate("salary > 150000"))
         #expect(n > 0)
         #expect(try store.count(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary > 150000"))) == 0)
         #expect(try store.count(FetchRequest(entity: "Department")) == 8)
-        let dangling = try store.connection.query(#"SELECT COUNT(*) FROM "_Employee_projects" WHERE "source" NOT IN (SELECT "_pk" FROM "Employee")"#)
+        let dangling = try store.database.rows(#"SELECT COUNT(*) FROM "_Employee_projects" WHERE "source" NOT IN (SELECT "_pk" FROM "Employee")"#)
         #expect(dangling.first?.first == .int(0))
     }
 
@@ -142,8 +156,9 @@ struct BatchTests {
           owner: { to: Owner, delete: nullify }
     """
 
-    @Test func denyRefusesAndDeletesNothing() throws {
-        let store = try SQLStore(path: ":memory:", model: try ModelReader.read(yaml: Self.denyModel, file: "deny.yaml"))
+    @Test(arguments: TestEngine.available)
+    func denyRefusesAndDeletesNothing(engine: TestEngine) throws {
+        let store = try engine.emptyStore(model: try ModelReader.read(yaml: Self.denyModel, file: "deny.yaml"))
         let alice = try store.insert("Owner", ["name": .string("Alice")])
         try store.insert("Owner", ["name": .string("Bob")])
         try store.insert("Pet", ["name": .string("Rex")], toOne: ["owner": alice])

@@ -1,8 +1,10 @@
-// The differential test: every predicate runs twice on the same SQLite store —
+// The differential test: every predicate runs twice on the same store —
 // lowered to SQL (with its residual), and in memory by the evaluator over the
-// fetched objects — and both must select exactly the same objects. Hand-picked
-// predicates cover each operator family and Apple's nil rules; thousands of
-// random ones, from a fixed seed, cover their combinations.
+// fetched objects — and both must select exactly the same objects, on every
+// engine (SQLite, and PostgreSQL when there is a server), and PostgreSQL's
+// SQL must select what SQLite's does. Hand-picked predicates cover each
+// operator family and Apple's nil rules; thousands of random ones, from a
+// fixed seed, cover their combinations.
 import Foundation
 import Testing
 @testable import QuarryStore
@@ -26,8 +28,8 @@ enum Fixture {
                         "e\u{301}mile", "O'Brien", "100%", "a_b", "star*", "what?", "back\\slash", "", "İsmail", "ıvan", "Straße"]
 
     /// A store with departments, employees and projects, nulls included.
-    static func store(seed: UInt64 = 42) throws -> SQLStore {
-        let store = try SQLStore(path: ":memory:", model: try ModelReader.read(from: modelPath))
+    static func store(seed: UInt64 = 42, engine: TestEngine = .sqlite) throws -> SQLStore {
+        let store = try engine.emptyStore(model: try ModelReader.read(from: modelPath))
         var rng = Seeded(state: seed)
         var departments: [ObjectID] = []
         for d in 0..<8 {
@@ -73,7 +75,17 @@ func outcomes(_ store: SQLStore, _ entity: String, _ format: String) throws -> (
 
 @Suite("Differential: SQL and memory agree", .serialized)
 struct DifferentialTests {
-    nonisolated(unsafe) static let store = try! Fixture.store()
+    static let stores = EngineStores { try Fixture.store(engine: $0) }
+
+    /// Both engines' SQL, memory, and (off SQLite) SQLite's SQL agree.
+    func check(_ engine: TestEngine, _ entity: String, _ format: String) throws {
+        let (sql, memory) = try outcomes(try Self.stores.store(engine), entity, format)
+        #expect(sql == memory, "\(format): sql \(sql?.count ?? -1) rows, memory \(memory?.count ?? -1) rows")
+        if engine != .sqlite {
+            let (reference, _) = try outcomes(try Self.stores.store(.sqlite), entity, format)
+            #expect(sql == reference, "\(format): \(engine) sql \(sql?.count ?? -1) rows, sqlite \(reference?.count ?? -1) rows")
+        }
+    }
 
     static let employeePredicates: [String] = [
         "salary > 50000", "salary == 0", "salary != 100", "age > 40", "NOT (age > 40)", "age == nil", "age != nil",
@@ -100,10 +112,9 @@ struct DifferentialTests {
         "active == 1", "active == 2", "age == 30.0", "age > 29.5", "salary & 1 == 1", "salary | 1 == salary",
     ]
 
-    @Test(arguments: employeePredicates)
-    func employeePredicate(format: String) throws {
-        let (sql, memory) = try outcomes(Self.store, "Employee", format)
-        #expect(sql == memory, "\(format): sql \(sql?.count ?? -1) rows, memory \(memory?.count ?? -1) rows")
+    @Test(arguments: TestEngine.available, employeePredicates)
+    func employeePredicate(engine: TestEngine, format: String) throws {
+        try check(engine, "Employee", format)
     }
 
     static let departmentPredicates: [String] = [
@@ -114,35 +125,43 @@ struct DifferentialTests {
         "ANY employees.projects.budget > 490", "ANY employees.department.name == 'Sales'", "budget > 100000", "name ==[cd] \"zoe's\"",
     ]
 
-    @Test(arguments: departmentPredicates)
-    func departmentPredicate(format: String) throws {
-        let (sql, memory) = try outcomes(Self.store, "Department", format)
-        #expect(sql == memory, "\(format): sql \(sql?.count ?? -1) rows, memory \(memory?.count ?? -1) rows")
+    @Test(arguments: TestEngine.available, departmentPredicates)
+    func departmentPredicate(engine: TestEngine, format: String) throws {
+        try check(engine, "Department", format)
     }
 
-    @Test func sortedFetchesAgree() throws {
+    @Test(arguments: TestEngine.available)
+    func sortedFetchesAgree(engine: TestEngine) throws {
+        let store = try Self.stores.store(engine)
         for sorts in [[SortDescriptor("name")], [SortDescriptor("age", ascending: false), SortDescriptor("name")],
                       [SortDescriptor("department.name"), SortDescriptor("salary", ascending: false)],
                       [SortDescriptor("name", caseInsensitive: true)], [SortDescriptor("startDate")]] {
             var request = FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary > 20000"), sortDescriptors: sorts)
             request.fetchLimit = 25
             request.fetchOffset = 5
-            let sql = try Self.store.fetch(request, engine: .sql).map(\.id.primaryKey)
-            let memory = try Self.store.fetch(request, engine: .memory).map(\.id.primaryKey)
+            let sql = try store.fetch(request, engine: .sql).map(\.id.primaryKey)
+            let memory = try store.fetch(request, engine: .memory).map(\.id.primaryKey)
             #expect(sql == memory, "\(sorts)")
             #expect(sql.count == 25)
+            if engine != .sqlite {
+                #expect(sql == (try Self.stores.store(.sqlite).fetch(request, engine: .sql).map(\.id.primaryKey)), "\(sorts)")
+            }
         }
     }
 
-    @Test func randomPredicatesAgree() throws {
+    @Test(arguments: TestEngine.available)
+    func randomPredicatesAgree(engine: TestEngine) throws {
+        let store = try Self.stores.store(engine)
+        let reference = try Self.stores.store(.sqlite)
         var rng = Seeded(state: 7)
         var generator = PredicateGenerator()
         var disagreements: [String] = []
         var checked = 0
         for _ in 0..<1_500 {
             let format = generator.predicate(depth: 3, using: &rng)
-            let (sql, memory) = try outcomes(Self.store, "Employee", format)
+            let (sql, memory) = try outcomes(store, "Employee", format)
             if sql != memory { disagreements.append(format) }
+            if engine != .sqlite, try outcomes(reference, "Employee", format).sql != sql { disagreements.append("\(format) (vs sqlite)") }
             checked += 1
         }
         #expect(disagreements.isEmpty, "\(disagreements.count) of \(checked) disagree, e.g. \(disagreements.prefix(5))")
