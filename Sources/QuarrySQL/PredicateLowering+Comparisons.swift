@@ -114,7 +114,9 @@ extension PredicateLowerer {
         switch o {
         case .constant(let v):
             var bound = PredicateLowerer.bindable(v)
-            if foldStrings, case .string(let s) = v { bound = .string(folding.fold(StoredText.composed(s))) }
+            // Folded text is compared in NFC on both sides: `quarry_fold`
+            // composes its result (a few folds, ǰ → j + U+030C, decompose).
+            if foldStrings, case .string(let s) = v { bound = .string(StoredText.composed(folding.fold(StoredText.composed(s)))) }
             return Side(sql: SQLFragment("?", [bound]), type: nil, nullable: v.isNull, constant: v, isObject: false)
         case .scalar(let f, let type, let nullable):
             let folded = foldStrings && (type == nil || type == .string || type == .uri)
@@ -211,7 +213,7 @@ extension PredicateLowerer {
             if item.isNull { matchesNil = true; continue }
             guard PredicateLowerer.compatible(item, s.type), Self.isScalar(item) else { continue }
             var bound = PredicateLowerer.bindable(item)
-            if fold, case .string(let t) = item { bound = .string(folding.fold(StoredText.composed(t))) }
+            if fold, case .string(let t) = item { bound = .string(StoredText.composed(folding.fold(StoredText.composed(t)))) }
             values.append(bound)
         }
         var parts: [SQLFragment] = []

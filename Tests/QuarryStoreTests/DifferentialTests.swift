@@ -25,7 +25,7 @@ enum Fixture {
     static let modelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Examples/Models/Company.yaml").path
     static let names = ["José", "Zoë", "Müller", "MÜLLER", "muller", "John", "joanna", "Łukasz", "Anna", "Jörg", "佐藤",
-                        "e\u{301}mile", "O'Brien", "100%", "a_b", "star*", "what?", "back\\slash", "", "İsmail", "ıvan", "Straße"]
+                        "e\u{301}mile", "O'Brien", "100%", "a_b", "star*", "what?", "back\\slash", "", "İsmail", "ıvan", "Straße", "J\u{30C}ordan"]
 
     /// A store with departments, employees and projects, nulls included.
     static func store(seed: UInt64 = 42, engine: TestEngine = .sqlite) throws -> SQLStore {
@@ -109,7 +109,7 @@ struct DifferentialTests {
         "salary ** 2 > 4", "salary > 100000 OR (age < 30 AND active == YES)", "NOT (salary > 100000 OR age < 30)",
         "TRUEPREDICATE", "FALSEPREDICATE", "NOT TRUEPREDICATE", "department.employees.@count > 20",
         "ANY department.employees.salary > 190000", "salary > 50000 AND FUNCTION(SELF, 'missing') == 1",
-        "active == 1", "active == 2", "age == 30.0", "age > 29.5", "salary & 1 == 1", "salary | 1 == salary",
+        "active == 1", "active == 2", "name BEGINSWITH[c] 'ǰ'", "name ==[c] 'ǰordan 1'", "name IN[c] {'ǰordan', 'x'}", "age == 30.0", "age > 29.5", "salary & 1 == 1", "salary | 1 == salary",
     ]
 
     @Test(arguments: TestEngine.available, employeePredicates)
