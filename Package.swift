@@ -15,11 +15,13 @@ let package = Package(
         .library(name: "QuarrySQL", targets: ["QuarrySQL"]),
         .library(name: "QuarryStore", targets: ["QuarryStore"]),
         .library(name: "QuarryFixtures", targets: ["QuarryFixtures"]),
+        .library(name: "QuarryPostgres", targets: ["QuarryPostgres"]),
         .executable(name: "quarry", targets: ["quarry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(name: "QuarrySyntax"),
@@ -28,6 +30,15 @@ let package = Package(
         .target(name: "QuarrySQL", dependencies: ["QuarryModel", "QuarryEvaluation"]),
         .target(name: "QuarryStore", dependencies: ["QuarrySQL", "QuarrySQLite"]),
         .target(name: "QuarryFixtures", dependencies: ["QuarryStore", .product(name: "Yams", package: "Yams")]),
+        // The PostgreSQL driver: a synchronous `SQLDatabase` over postgres-nio's
+        // EventLoopFuture API (see Sources/QuarryPostgres/PostgresDatabase.swift).
+        .target(
+            name: "QuarryPostgres",
+            dependencies: ["QuarryStore", .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
+        // Not a product: finds the test server (QUARRY_POSTGRES_URL) and hands
+        // out connections on fresh schemas, for any test target that needs one.
+        .target(name: "QuarryPostgresTestSupport", dependencies: ["QuarryPostgres"]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "QuarrySQLite", dependencies: ["CSQLite", "QuarryEvaluation"]),
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
@@ -48,6 +59,7 @@ let package = Package(
         .testTarget(name: "QuarrySQLTests", dependencies: ["QuarrySQL"]),
         .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore"]),
         .testTarget(name: "QuarryFixturesTests", dependencies: ["QuarryFixtures"]),
+        .testTarget(name: "QuarryPostgresTests", dependencies: ["QuarryPostgres", "QuarryPostgresTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
