@@ -15,6 +15,7 @@
 // statement runs, and the next statement first waits for the side
 // connection's cancel to complete (a backend that is idle when the cancel
 // arrives ignores it).
+import Foundation
 import Logging
 import PostgresNIO
 
@@ -27,6 +28,9 @@ extension PostgresDatabase {
         var cancelRequested = false
         /// The side connection's work, until done.
         var pendingCancel: EventLoopFuture<Void>?
+        /// Fails the running statement's promise when the connection closes
+        /// (see `perform`).
+        var failRunning: (@Sendable (any Error) -> Void)?
     }
 
     /// Cancels the statement this connection is running now, if any; the
@@ -52,14 +56,30 @@ extension PostgresDatabase {
         }
     }
 
-    /// Marks a statement as running; returns a cancel still in flight
-    /// (which the caller waits for before sending the statement).
-    func beginStatement() -> EventLoopFuture<Void>? {
+    /// Shared between the connection's thread, `interrupt()` callers and
+    /// the close callback: a class (a Mutex cannot be captured by escaping
+    /// closures) guarding `Activity` with a lock.
+    final class ActivityBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var activity = Activity()
+
+        func withLock<R>(_ body: (inout Activity) -> R) -> R {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&activity)
+        }
+    }
+
+    /// Marks a statement as running, with `failingOnClose` to fail it if
+    /// the connection closes; returns a cancel still in flight (which the
+    /// caller waits for before sending the statement).
+    func beginStatement(failingOnClose: @escaping @Sendable (any Error) -> Void) -> EventLoopFuture<Void>? {
         activity.withLock { a in
             let pending = a.pendingCancel
             a.pendingCancel = nil
             a.running = true
             a.cancelRequested = false
+            a.failRunning = failingOnClose
             return pending
         }
     }
@@ -70,6 +90,7 @@ extension PostgresDatabase {
     func endStatement() -> Bool {
         activity.withLock { a in
             a.running = false
+            a.failRunning = nil
             let requested = a.cancelRequested
             a.cancelRequested = false
             return requested

@@ -75,7 +75,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     public internal(set) var isClosed = false
     private var writes = 0
     /// Shared with `interrupt()` on other threads (see PostgresDatabase+Interrupt.swift).
-    let activity = Mutex(Activity())
+    let activity = ActivityBox()
 
     public var dialect: SQLDialect { .postgres }
     public var location: String { url.redacted }
@@ -127,6 +127,13 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
                                                         id: Self.nextConnectionID(), logger: logger).wait()
         } catch {
             throw PostgresDatabaseError.connecting(error, url: url, timeout: timeout)
+        }
+
+        // Fail the running statement, if any, when the connection closes.
+        let activity = self.activity
+        connection.closeFuture.whenComplete { _ in
+            let fail = activity.withLock { $0.failRunning }
+            fail?(PostgresError.connectionClosed)
         }
 
         // Session setup. Every value is bound; the schema name (an
@@ -340,19 +347,42 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
 
     /// Waits for `work`, marking the statement as running so `interrupt()`
     /// can cancel it, and maps every failure to `PostgresDatabaseError`.
+    ///
+    /// Why the extra promise: postgres-nio's future API writes a request into
+    /// the channel without a write promise, so a request written after the
+    /// server dropped the connection (terminated backend, restart) is never
+    /// answered and its future never completes. Each statement's result goes
+    /// through a promise that the connection's close also fails (one
+    /// closeFuture callback, registered at connect, fails whichever statement
+    /// is running), so nothing waits forever.
     func perform<T: Sendable>(_ sql: String, _ work: () -> EventLoopFuture<T>) throws -> T {
-        let pendingCancel = beginStatement()
+        let promise = connection.eventLoop.makePromise(of: T.self)
+        let pendingCancel = beginStatement(failingOnClose: { promise.fail($0) })
         // A cancel sent for the previous statement must land before this one
         // starts, or the server could cancel this one instead.
         _ = try? pendingCancel?.wait()
         do {
-            let value = try work().wait()
+            if connection.isClosed {
+                promise.fail(PostgresError.connectionClosed)
+            } else {
+                work().cascade(to: promise)
+            }
+            let value = try promise.futureResult.wait()
             endStatement()
             return value
         } catch {
             let canceled = endStatement()
-            throw PostgresDatabaseError.statement(error, sql: sql, canceledByUs: canceled)
+            let e = PostgresDatabaseError.statement(error, sql: sql, canceledByUs: canceled)
+            if e.kind == .connectionClosed { markBroken() }
+            throw e
         }
+    }
+
+    /// After the server ended the connection, later calls fail at once.
+    private func markBroken() {
+        guard !isClosed else { return }
+        isClosed = true
+        connection.close().whenComplete { _ in }
     }
 }
 

@@ -37,10 +37,12 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     /// (`5000` milliseconds, `5s`, `1min`).
     public var statementTimeout: String?
 
-    /// Query items this parser understands.
-    public static let knownQueryItems = ["schema", "connect_timeout", "statement_timeout", "host", "port", "user", "password", "dbname", "sslmode", "application_name"]
-    /// Accepted for compatibility; Quarry never asks for TLS.
+    /// Shown in `pg_stat_activity` (`?application_name=`; default "quarry").
     public var applicationName: String?
+
+    /// Query items this parser understands (`sslmode` only as disable,
+    /// allow or prefer: the driver does not use TLS).
+    public static let knownQueryItems = ["schema", "connect_timeout", "statement_timeout", "host", "port", "user", "password", "dbname", "sslmode", "application_name"]
 
     public init(user: String = "postgres", password: String? = nil, host: String? = "127.0.0.1", port: Int = 5432,
                 socketDirectory: String? = nil, database: String? = nil, schema: String? = nil,

@@ -144,6 +144,18 @@ import Testing
         db.close() // twice is fine
     }
 
+    @Test func serverEndingTheConnectionIsAClearError() throws {
+        let db = try PostgresTestEnvironment.freshDatabase()
+        defer { db.close() }
+        try PostgresTestEnvironment.withFreshDatabase { (admin: PostgresDatabase) throws in
+            #expect(try admin.query("SELECT pg_terminate_backend(?::int4)", [.int(Int64(db.backendPID))], as: [.bool]) == [[.bool(true)]])
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect {
+            try db.query("SELECT 1", [], as: [])
+        } throws: { ($0 as? PostgresDatabaseError)?.kind == .connectionClosed }
+    }
+
     @Test func repeatedStatementsArePreparedOnceAndReused() throws {
         try PostgresTestEnvironment.withFreshDatabase { (db: PostgresDatabase) throws in
             try db.run(Self.table, [])
