@@ -42,12 +42,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "QuarrySQLite", dependencies: ["CSQLite", "QuarryEvaluation"]),
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
-        .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation", "QuarryStore", "CReadline"]),
+        .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation", "QuarryStore", "QuarryPostgres", "CReadline"]),
         .executableTarget(
             name: "quarry",
             dependencies: [
                 "QuarryShell",
                 "QuarryFixtures",
+                "QuarryPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -57,7 +58,7 @@ let package = Package(
         .testTarget(name: "QuarryModelTests", dependencies: ["QuarryModel"]),
         .testTarget(name: "QuarrySQLiteTests", dependencies: ["QuarrySQLite"]),
         .testTarget(name: "QuarrySQLTests", dependencies: ["QuarrySQL"]),
-        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore"]),
+        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryPostgres", "QuarryPostgresTestSupport"]),
         .testTarget(name: "QuarryFixturesTests", dependencies: ["QuarryFixtures"]),
         .testTarget(name: "QuarryPostgresTests", dependencies: ["QuarryPostgres", "QuarryPostgresTestSupport"]),
     ],

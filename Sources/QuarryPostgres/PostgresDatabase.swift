@@ -179,7 +179,13 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     }
 
     deinit {
-        if !isClosed { connection.close().whenComplete { _ in } }
+        // A connection dropped without close(): close it in the background,
+        // keeping it alive until then (postgres-nio asserts that a
+        // connection is closed before it goes away).
+        if !isClosed {
+            let connection = self.connection
+            connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
+        }
     }
 
     private static let connectionIDs = Atomic<Int>(0)

@@ -32,6 +32,20 @@
 import QuarrySQL
 
 public enum PostgresFunctions {
+    /// A fingerprint of `installStatements` (FNV-1a of their text), kept in
+    /// a store's metadata so that reopening replaces the functions only
+    /// when this build's differ.
+    public static let version: String = {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for statement in installStatements {
+            for byte in statement.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+        }
+        return String(hash, radix: 16)
+    }()
+
     /// CREATE OR REPLACE FUNCTION statements, in order; run them in the
     /// target schema (idempotent).
     public static let installStatements: [String] = {

@@ -15,6 +15,7 @@ public enum SchemaBuilder {
         let model = mapping.model
         var statements: [String] = []
         var done: Set<String> = []
+        var laterForeignKeys: [String] = []
         for entity in model.entities {
             guard let table = mapping.table(for: entity.name), !done.contains(table) else { continue }
             done.insert(table)
@@ -37,7 +38,14 @@ public enum SchemaBuilder {
                     foreignKeys.append("FOREIGN KEY (\(q(column))) REFERENCES \(q(target))(\(q(StoreMapping.primaryKey))) DEFERRABLE INITIALLY DEFERRED")
                 }
             }
-            statements.append("CREATE TABLE \(q(table)) (" + (columns + foreignKeys).joined(separator: ", ") + ")")
+            if dialect == .sqlite {
+                statements.append("CREATE TABLE \(q(table)) (" + (columns + foreignKeys).joined(separator: ", ") + ")")
+            } else {
+                // PostgreSQL resolves REFERENCES at once: keys are added when
+                // every table exists.
+                statements.append("CREATE TABLE \(q(table)) (" + columns.joined(separator: ", ") + ")")
+                laterForeignKeys += foreignKeys.map { "ALTER TABLE \(q(table)) ADD \($0)" }
+            }
             for member in family {
                 for r in member.allRelationships(in: model) {
                     if case .foreignKey(let column)? = mapping.storage(of: r.name, of: member.name) {
@@ -64,6 +72,7 @@ public enum SchemaBuilder {
                 }
             }
         }
+        statements += laterForeignKeys
         for join in mapping.joinTables {
             let key = mapping.dialect == .sqlite ? "INTEGER" : "BIGINT"
             var columns = ["\"source\" \(key) NOT NULL REFERENCES \(q(join.source))(\(q(StoreMapping.primaryKey))) ON DELETE CASCADE",

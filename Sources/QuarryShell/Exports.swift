@@ -2,3 +2,4 @@
 // `quarry` shell (statements, REPL, query files, output modes).
 @_exported import QuarryEvaluation
 @_exported import QuarryStore
+@_exported import QuarryPostgres

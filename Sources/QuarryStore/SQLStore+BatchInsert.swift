@@ -112,10 +112,10 @@ extension SQLStore {
         let prefix = String(sql[..<sql.range(of: " VALUES ")!.upperBound])
         let multi = prefix + Array(repeating: row, count: batch.count).joined(separator: ", ")
         do {
-            try database.inTransaction { try database.run(multi, batch.flatMap(\.arguments)) }
+            _ = try database.inTransaction { try database.run(multi, batch.flatMap(\.arguments)) }
         } catch {
             for (index, arguments) in batch {
-                do { try database.inTransaction { try database.run(sql, arguments) } } catch {
+                do { _ = try database.inTransaction { try database.run(sql, arguments) } } catch {
                     throw BatchInsertError(row: index, underlying: error)
                 }
             }
@@ -161,7 +161,8 @@ extension SQLStore {
         }
         return try deleteWithRules {
             for id in objectIDs {
-                try database.run(#"INSERT OR IGNORE INTO temp."_quarry_delete" SELECT "_entity", "_pk" FROM "# + SQLIdentifier.quoted(mapping.table(for: id.entity) ?? id.entity) + #" WHERE "_pk" = ?"#,
+                let table = SQLIdentifier.quoted(mapping.table(for: id.entity) ?? id.entity)
+                try database.run(database.insertIgnoring(into: database.deleteList, #"SELECT "_entity", "_pk" FROM "# + table + #" WHERE "_pk" = ?"#),
                                        [.int(id.primaryKey)])
             }
         }

@@ -126,8 +126,9 @@ enum SortOrder {
             y = StoredText.composed(y)
             if caseInsensitive {
                 let folding = Folding(caseInsensitive: true, diacriticInsensitive: false)
-                x = folding.fold(x)
-                y = folding.fold(y)
+                // As quarry_fold: folded, then composed again (ǰ folds to j + U+030C).
+                x = StoredText.composed(folding.fold(x))
+                y = StoredText.composed(folding.fold(y))
             }
             return Array(x.utf8).lexicographicallyPrecedes(Array(y.utf8)) ? -1 : (x.utf8.elementsEqual(y.utf8) ? 0 : 1)
         default:

@@ -4,6 +4,7 @@
 import ArgumentParser
 import Foundation
 import QuarryFixtures
+import QuarryPostgres
 
 struct Fixtures: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,7 +13,7 @@ struct Fixtures: ParsableCommand {
 
     @Option(help: "The model file (YAML, JSON or .xcdatamodeld).") var model: String
     @Option(help: "Where to write (the format follows the extension unless --format says).") var out: String?
-    @Option(help: "A PostgreSQL URL to write into (not built yet).") var postgres: String?
+    @Option(help: "A PostgreSQL store to fill (postgres://...?schema=name); its rows are replaced in one transaction.") var postgres: String?
     @Option(name: .customLong("count"), help: "How many objects of an entity, as Entity=N (repeatable).") var counts: [String] = []
     @Option(help: "The seed; the same seed gives the same bytes.") var seed: UInt64?
     @Option(help: "A factories file (YAML).") var factories: String?
@@ -20,13 +21,21 @@ struct Fixtures: ParsableCommand {
     @Flag(name: .customLong("edge-cases"), help: "Values that break naive predicate implementations.") var edgeCases = false
 
     func validate() throws {
-        if postgres != nil { throw ValidationError("PostgreSQL support is not built yet; use --out PATH") }
-        if out == nil { throw ValidationError("give --out PATH") }
+        if postgres != nil && out != nil { throw ValidationError("give --out PATH or --postgres URL, not both") }
+        if postgres == nil && out == nil { throw ValidationError("give --out PATH or --postgres URL") }
+        if postgres != nil && format != nil { throw ValidationError("--format is for --out; --postgres writes a store") }
     }
 
     func run() throws {
-        let outcome = FixturesCommand.run(model: model, out: out!, counts: counts, seed: seed, factories: factories,
-                                          format: format, edgeCases: edgeCases, progress: isatty(2) != 0)
+        let target: FixturesCommand.Target
+        if let postgres {
+            let name = (try? PostgresURL(postgres).redacted) ?? "the PostgreSQL store"
+            target = .store(description: name) { model, file in try SQLStore(postgres: postgres, model: model, modelFile: file) }
+        } else {
+            target = .file(out!, format: format)
+        }
+        let outcome = FixturesCommand.run(model: model, target: target, counts: counts, seed: seed, factories: factories,
+                                          edgeCases: edgeCases, progress: isatty(2) != 0)
         if !outcome.stdout.isEmpty { FileHandle.standardOutput.write(outcome.stdout.data(using: .utf8)!) }
         if !outcome.stderr.isEmpty { FileHandle.standardError.write(outcome.stderr.data(using: .utf8)!) }
         if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }

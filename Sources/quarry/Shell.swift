@@ -20,7 +20,7 @@ struct Shell: ParsableCommand {
     )
 
     @Option(help: "A SQLite store file to open or create (:memory: for an empty in-memory one).") var store: String?
-    @Option(help: "A PostgreSQL connection URL.") var postgres: String?
+    @Option(help: "A PostgreSQL store: postgres://user[:password]@host[:port]/database[?schema=name].") var postgres: String?
     @Option(help: "The model (YAML, JSON or .xcdatamodeld) of the store.") var model: String?
     @Option(help: "Output mode: table, json, ndjson, csv, markdown, line.") var mode: String?
     @Option(help: "Where predicates run: sql or memory.") var engine: String = "sql"
@@ -39,18 +39,15 @@ struct Shell: ParsableCommand {
     }
 
     func run() throws {
-        if postgres != nil {
-            printError("error: PostgreSQL support is not built yet; use --store PATH")
-            throw ExitCode(ExitStatus.usage)
-        }
         let interactive = files.isEmpty && command.isEmpty && isatty(0) != 0
-        let session = ShellSession(location: store.map(StoreLocation.sqlite) ?? .defaultStore,
+        let location: StoreLocation = postgres.map(StoreLocation.postgres) ?? store.map(StoreLocation.sqlite) ?? .defaultStore
+        let session = ShellSession(location: location,
                                    mode: mode.flatMap { OutputMode(rawValue: $0.lowercased()) } ?? .table,
                                    output: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
                                    errors: { text in FileHandle.standardError.write(Data(text.utf8)) })
         session.engine = FetchEngine(rawValue: engine)!
         session.jsonErrors = errorFormat == "json"
-        var status = session.setUp(modelPath: model, openStore: store != nil)
+        var status = session.setUp(modelPath: model, openStore: store != nil || postgres != nil)
         if status == 0 {
             if interactive {
                 status = REPL(session: session).run()

@@ -70,7 +70,11 @@ final class ErrorBox: @unchecked Sendable {
         } throws: { ($0 as? PostgresDatabaseError)?.kind == .timedOut }
         #expect(Date().timeIntervalSince(start) >= 0.25)
         // A waiting checkout gets the connection once it comes back.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { pool.checkin(held) }
+        // (A thread of its own: GCD's workers may all be busy with other tests.)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.05)
+            pool.checkin(held)
+        }
         let slowPool = pool
         let again = try slowPool.checkout()
         #expect(again === held)

@@ -178,7 +178,13 @@ struct ContextValidationTests {
     func failedStatementRollsBackTheWholeSave(engine: TestEngine) throws {
         let (store, ids) = try smallCompany(engine)
         // A trigger makes the second statement of the save fail, after the first has run.
-        try store.connection.execute("CREATE TRIGGER boom BEFORE UPDATE ON \"Employee\" BEGIN SELECT RAISE(ABORT, 'boom'); END")
+        switch engine {
+        case .sqlite:
+            try store.database.run("CREATE TRIGGER boom BEFORE UPDATE ON \"Employee\" BEGIN SELECT RAISE(ABORT, 'boom'); END")
+        case .postgres:
+            try store.database.run("CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$")
+            try store.database.run("CREATE TRIGGER boom BEFORE UPDATE ON \"Employee\" FOR EACH ROW EXECUTE FUNCTION boom()")
+        }
         let before = try dump(store)
         let context = Context(store: store)
         let d = try context.insert("Department")
@@ -187,7 +193,7 @@ struct ContextValidationTests {
         #expect(throws: (any Error).self) { try context.save() }
         #expect(try dump(store) == before)
         #expect(d.isInserted && d.objectID.isTemporary && context.hasChanges)
-        try store.connection.execute("DROP TRIGGER boom")
+        try store.database.run(engine == .sqlite ? "DROP TRIGGER boom" : "DROP TRIGGER boom ON \"Employee\"")
         try context.save()
         #expect(!d.objectID.isTemporary)
         #expect(try store.count(FetchRequest(entity: "Department")) == 3)

@@ -8,7 +8,7 @@ extension ShellSession {
     static let dotCommands: [(String, String)] = [
         (".help", "show this help"),
         (".quit", "leave the shell (also .exit, Ctrl-D)"),
-        (".open PATH", "open or create a SQLite store (:memory: for a new in-memory one)"),
+        (".open PATH|URL", "open or create a SQLite store (:memory: for a new in-memory one) or a PostgreSQL one (postgres://...)"),
         (".model PATH", "read a model (YAML, JSON, .xcdatamodeld) and reopen the store with it"),
         (".schema [ENTITY]", "show the model's entities, attributes and relationships"),
         (".mode [MODE]", "output mode: " + OutputMode.allCases.map(\.rawValue).joined(separator: ", ")),
@@ -62,9 +62,9 @@ extension ShellSession {
         case ".quit", ".exit":
             quitRequested = true
         case ".open":
-            let path = try argument(".open PATH")
+            let path = try argument(".open PATH|URL")
             let previous = (location, openStore)
-            location = .sqlite(path)
+            location = StoreLocation(opening: path)
             openStore = nil
             do throws(ShellError) { _ = try store() } catch {
                 (location, openStore) = previous

@@ -11,6 +11,23 @@ public enum StoreLocation: Sendable, Equatable {
     case defaultStore
     /// A SQLite file, or `:memory:`.
     case sqlite(String)
+    /// A schema on a PostgreSQL server, by URL (`postgres://user@host:port/db?schema=app`).
+    case postgres(String)
+
+    /// A `.open` argument: a PostgreSQL URL or a SQLite path.
+    public init(opening argument: String) {
+        let lower = argument.lowercased()
+        self = lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") ? .postgres(argument) : .sqlite(argument)
+    }
+
+    /// The store's name in messages (a URL without its password).
+    var displayName: String {
+        switch self {
+        case .defaultStore: return ":memory:"
+        case .sqlite(let path): return path
+        case .postgres(let url): return (try? PostgresURL(url).redacted) ?? "the PostgreSQL URL"
+        }
+    }
 }
 
 public final class ShellSession {
@@ -75,13 +92,19 @@ public final class ShellSession {
                 }
                 if model == nil { model = try DefaultStore.model() }
                 store = try SQLStore(path: path, model: model!, modelFile: modelPath)
+            case .postgres(let url):
+                // As with a file: --model, else the model saved in the schema.
+                if model == nil { model = try SQLStore.storedModel(postgres: url) }
+                guard let model else {
+                    throw ShellError(.cannotOpen, "the schema at \(location.displayName) holds no Quarry store yet; give its model with --model PATH",
+                                     exitCode: ExitStatus.usage, located: false)
+                }
+                store = try SQLStore(postgres: url, model: model, modelFile: modelPath)
             }
         } catch let e as ShellError {
             throw e
         } catch {
-            let path: String
-            if case .sqlite(let p) = location { path = p } else { path = ":memory:" }
-            throw ShellError(.cannotOpen, "cannot open store '\(path)': \(error)", exitCode: ExitStatus.cannotOpen, located: false)
+            throw ShellError(.cannotOpen, "cannot open store '\(location.displayName)': \(error)", exitCode: ExitStatus.cannotOpen, located: false)
         }
         openStore = store
         onStoreOpened?(store)
@@ -93,6 +116,7 @@ public final class ShellSession {
         switch location {
         case .defaultStore: return "Store: the example company (in memory; try FETCH Department)"
         case .sqlite(let path): return "Store: \(path)"
+        case .postgres: return "Store: \(location.displayName) (PostgreSQL)"
         }
     }
 
