@@ -78,15 +78,22 @@ extension Context {
 
     /// `fill` for a stored object: where each saved value sits in its
     /// layout, worked out once for a whole fetch.
-    struct FillPlan {
+    /// A class: it is handed around once per row, and copying a struct of
+    /// arrays would retain and release each of them every time.
+    final class FillPlan {
         let entity: Entity
         let layout: ObjectLayout
         var attributes: [(name: String, index: Int?)] = []
         var toOnes: [(name: String, index: Int?, exact: String?)] = []
+
+        init(entity: Entity, layout: ObjectLayout) {
+            self.entity = entity
+            self.layout = layout
+        }
     }
 
     func fillPlan(_ entity: Entity, _ layout: ObjectLayout) -> FillPlan {
-        var plan = FillPlan(entity: entity, layout: layout)
+        let plan = FillPlan(entity: entity, layout: layout)
         for a in entity.allAttributes(in: model) where !a.isTransient {
             plan.attributes.append((a.name, layout.index[a.name]))
         }

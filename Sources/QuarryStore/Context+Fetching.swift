@@ -95,19 +95,27 @@ extension Context {
             if let registered = registry[stored.id] {
                 object = registered
                 guard object.isFault else { objects.append(object); continue }
+                fill(object, from: stored, plan(for: stored, in: &plans))
             } else {
-                object = ManagedObject(id: stored.id, entity: plan(for: stored, in: &plans).entity, context: self)
+                let plan = plan(for: stored, in: &plans)
+                object = ManagedObject(id: stored.id, entity: plan.entity, context: self)
                 registry[stored.id] = object
+                fill(object, from: stored, plan)
             }
-            fill(object, from: stored, plan(for: stored, in: &plans))
             objects.append(object)
         }
         return objects
     }
 
     private func plan(for stored: StoredObject, in plans: inout [FillPlan]) -> FillPlan {
-        // Few plans per fetch (one per entity and layout): a short scan.
-        if let known = plans.last(where: { $0.layout === stored.layout && $0.entity.name == stored.id.entity }) { return known }
+        // Few plans per fetch (one per entity and layout), and rows of one
+        // plan come together: the last one used nearly always fits.
+        if let last = plans.last, last.layout === stored.layout, last.entity.name == stored.id.entity { return last }
+        if let i = plans.firstIndex(where: { $0.layout === stored.layout && $0.entity.name == stored.id.entity }) {
+            let known = plans.remove(at: i)
+            plans.append(known)
+            return known
+        }
         let plan = fillPlan(model.entity(named: stored.id.entity) ?? Entity(name: stored.id.entity), stored.layout)
         plans.append(plan)
         return plan

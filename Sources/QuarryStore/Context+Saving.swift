@@ -187,12 +187,19 @@ final class ContextWriter {
         self.model = context.model
     }
 
-    /// An entity's stored attributes and relationships, by name.
-    private struct EntityShape {
-        var table: String?
+    /// An entity's stored attributes and relationships, by name (a class,
+    /// so that reading it once per object copies nothing).
+    private final class EntityShape {
+        let table: String?
         /// Non-transient attributes with a column: the attribute and its quoted column.
-        var attributes: [String: (attribute: Attribute, column: String)]
-        var relationships: [String: Relationship]
+        let attributes: [String: (attribute: Attribute, column: String)]
+        let relationships: [String: Relationship]
+
+        init(table: String?, attributes: [String: (attribute: Attribute, column: String)], relationships: [String: Relationship]) {
+            self.table = table
+            self.attributes = attributes
+            self.relationships = relationships
+        }
     }
 
     private struct UpdateKey: Hashable {
@@ -246,11 +253,16 @@ final class ContextWriter {
         var arguments: [Value] = []
         columns.reserveCapacity(object.changes.count)
         arguments.reserveCapacity(object.changes.count + 1)
-        // Sorted by name, so that one set of changed columns is one SQL text.
-        for (property, value) in object.changes.count == 1 ? Array(object.changes) : object.changes.sorted(by: { $0.key < $1.key }) {
-            guard let (a, column) = shape.attributes[property], case .attribute(let v) = value else { continue }
+        func add(_ property: String, _ value: PropertyValue) throws {
+            guard let (a, column) = shape.attributes[property], case .attribute(let v) = value else { return }
             columns.append(column)
             arguments.append(try StoreValues.storable(v, for: a, entity: object.entity.name))
+        }
+        if object.changes.count == 1, let (property, value) = object.changes.first {
+            try add(property, value)
+        } else {
+            // Sorted by name, so that one set of changed columns is one SQL text.
+            for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) { try add(property, value) }
         }
         arguments.append(.int(object.objectID.primaryKey))
         try update(object, shape, columns, arguments)

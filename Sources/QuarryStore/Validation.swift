@@ -87,8 +87,9 @@ final class Validator {
         self.model = context.model
     }
 
-    /// What validation reads of one entity.
-    struct EntityRules {
+    /// What validation reads of one entity (a class: read once per object,
+    /// and a struct copy would retain each array).
+    final class EntityRules {
         /// Checked attributes (not transient, not derived), model order.
         var attributes: [Attribute]
         /// Checked relationships (not transient), model order.
@@ -99,6 +100,16 @@ final class Validator {
         /// Uniqueness constraints, own and inherited.
         var constraints: [UniquenessConstraint]
         var root: String
+
+        init(attributes: [Attribute], relationships: [Relationship], position: [String: Int],
+             denied: [Relationship], constraints: [UniquenessConstraint], root: String) {
+            self.attributes = attributes
+            self.relationships = relationships
+            self.position = position
+            self.denied = denied
+            self.constraints = constraints
+            self.root = root
+        }
     }
 
     func rules(for entity: Entity) -> EntityRules {
@@ -246,8 +257,9 @@ final class Validator {
             return index
         }
         for object in objects {
+            let rules = rules(for: object.entity)
+            guard !rules.constraints.isEmpty else { continue }
             let entity = object.entity
-            let rules = rules(for: entity)
             for constraint in rules.constraints {
                 let names = constraint.properties
                 guard object.isInserted || names.contains(where: { object.changes[$0] != nil }) else { continue }
