@@ -98,6 +98,8 @@ public struct Entity: Sendable, Equatable {
 
     /// Ancestors, nearest first. Stops at a missing parent or a cycle.
     public func ancestors(in model: Model) -> [Entity] {
+        // Most entities have no parent; this runs per object on hot paths.
+        guard parent != nil else { return [] }
         var result: [Entity] = []
         var seen: Set<String> = [name]
         var next = parent
@@ -111,12 +113,14 @@ public struct Entity: Sendable, Equatable {
 
     /// Attributes including inherited ones, the root ancestor's first.
     public func allAttributes(in model: Model) -> [Attribute] {
-        ancestors(in: model).reversed().flatMap(\.attributes) + attributes
+        if parent == nil { return attributes }
+        return ancestors(in: model).reversed().flatMap(\.attributes) + attributes
     }
 
     /// Relationships including inherited ones, the root ancestor's first.
     public func allRelationships(in model: Model) -> [Relationship] {
-        ancestors(in: model).reversed().flatMap(\.relationships) + relationships
+        if parent == nil { return relationships }
+        return ancestors(in: model).reversed().flatMap(\.relationships) + relationships
     }
 
     /// Properties including inherited ones, the root ancestor's first.
@@ -146,6 +150,6 @@ public struct Entity: Sendable, Equatable {
 
     /// Whether this entity is `other` or descends from it.
     public func isKind(of other: String, in model: Model) -> Bool {
-        name == other || ancestors(in: model).contains { $0.name == other }
+        name == other || parent != nil && ancestors(in: model).contains { $0.name == other }
     }
 }

@@ -76,6 +76,55 @@ extension Context {
         object.batch = nil
     }
 
+    /// `fill` for a stored object: where each saved value sits in its
+    /// layout, worked out once for a whole fetch.
+    /// A class: it is handed around once per row, and copying a struct of
+    /// arrays would retain and release each of them every time.
+    final class FillPlan {
+        let entity: Entity
+        let layout: ObjectLayout
+        var attributes: [(name: String, index: Int?)] = []
+        var toOnes: [(name: String, index: Int?, exact: String?)] = []
+
+        init(entity: Entity, layout: ObjectLayout) {
+            self.entity = entity
+            self.layout = layout
+        }
+    }
+
+    func fillPlan(_ entity: Entity, _ layout: ObjectLayout) -> FillPlan {
+        let plan = FillPlan(entity: entity, layout: layout)
+        for a in entity.allAttributes(in: model) where !a.isTransient {
+            plan.attributes.append((a.name, layout.index[a.name]))
+        }
+        for r in entity.allRelationships(in: model) where !r.isToMany {
+            guard case .foreignKey? = store.mapping.storage(of: r.name, of: entity.name) else { continue }
+            plan.toOnes.append((r.name, layout.index[r.name] ?? layout.index["_fk_" + r.name], exactEntity(r.destination)))
+        }
+        return plan
+    }
+
+    /// `fill(object, stored.values)` without building the dictionary.
+    func fill(_ object: ManagedObject, from stored: StoredObject, _ plan: FillPlan) {
+        object.committed.reserveCapacity(plan.attributes.count + plan.toOnes.count)
+        for (name, index) in plan.attributes {
+            object.committed[name] = .attribute(index.map { stored.storage[$0] } ?? .null)
+        }
+        for (name, index, exact) in plan.toOnes {
+            if let index, case .int(let pk) = stored.storage[index] {
+                if let exact {
+                    object.committed[name] = .toOne(ObjectID(entity: exact, primaryKey: pk))
+                } else {
+                    object.unresolvedKeys[name] = pk
+                }
+            } else {
+                object.committed[name] = .toOne(nil)
+            }
+        }
+        object.rowLoaded = true
+        object.batch = nil
+    }
+
     /// The entity every row pointed at as `destination` must have, when it
     /// has no sub-entities; otherwise the row's `_entity` must be read.
     func exactEntity(_ destination: String) -> String? {

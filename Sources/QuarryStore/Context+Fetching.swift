@@ -41,7 +41,7 @@ extension Context {
             }
             return objects
         }
-        return try store.fetch(request).map(adopt)
+        return adopt(try store.fetch(request))
     }
 
     /// How many objects `request` would fetch.
@@ -82,11 +82,43 @@ extension Context {
         }
     }
 
-    /// The context's object for a row the store returned.
-    func adopt(_ stored: StoredObject) -> ManagedObject {
-        let object = object(with: stored.id)
-        if object.isFault { fill(object, stored.values) }
-        return object
+    /// The context's objects for rows the store returned. A fetch may bring
+    /// a million rows of one entity and one layout, so the entity and where
+    /// each value sits are looked up once per (entity, layout), not per row.
+    func adopt(_ rows: [StoredObject]) -> [ManagedObject] {
+        registry.reserveCapacity(registry.count + rows.count)
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(rows.count)
+        var plans: [FillPlan] = []
+        for stored in rows {
+            let object: ManagedObject
+            if let registered = registry[stored.id] {
+                object = registered
+                guard object.isFault else { objects.append(object); continue }
+                fill(object, from: stored, plan(for: stored, in: &plans))
+            } else {
+                let plan = plan(for: stored, in: &plans)
+                object = ManagedObject(id: stored.id, entity: plan.entity, context: self)
+                registry[stored.id] = object
+                fill(object, from: stored, plan)
+            }
+            objects.append(object)
+        }
+        return objects
+    }
+
+    private func plan(for stored: StoredObject, in plans: inout [FillPlan]) -> FillPlan {
+        // Few plans per fetch (one per entity and layout), and rows of one
+        // plan come together: the last one used nearly always fits.
+        if let last = plans.last, last.layout === stored.layout, last.entity.name == stored.id.entity { return last }
+        if let i = plans.firstIndex(where: { $0.layout === stored.layout && $0.entity.name == stored.id.entity }) {
+            let known = plans.remove(at: i)
+            plans.append(known)
+            return known
+        }
+        let plan = fillPlan(model.entity(named: stored.id.entity) ?? Entity(name: stored.id.entity), stored.layout)
+        plans.append(plan)
+        return plan
     }
 
     /// Only the IDs, in order, when the SQL says everything (no residual).
@@ -131,7 +163,7 @@ extension Context {
         var base = FetchRequest(entity: request.entity, predicate: everything ? nil : request.predicate)
         base.fetchBatchSize = 0
         statistics.fetches += 1
-        var candidates = try store.fetch(base).map(adopt)
+        var candidates = adopt(try store.fetch(base))
         var seen = Set(candidates.map(ObjectIdentifier.init))
         for object in pending.values.sorted(by: { Self.insertionOrder($0.objectID, $1.objectID) })
         where object.entity.isKind(of: request.entity, in: model) && seen.insert(ObjectIdentifier(object)).inserted {

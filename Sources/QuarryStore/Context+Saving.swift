@@ -63,7 +63,7 @@ extension Context {
     public func save() throws {
         try processPendingChanges()
         guard hasChanges else { return }
-        let objects = pending.values.sorted { Self.insertionOrder($0.objectID, $1.objectID) }
+        let objects = Self.inInsertionOrder(pending.values)
         let failures = try Validator(context: self).validate(objects)
         if !failures.isEmpty { throw ValidationError(failures: failures) }
 
@@ -87,6 +87,20 @@ extension Context {
                    dropped: objects.filter { $0.isInserted && $0.isDeleted })
     }
 
+    /// `insertionOrder` over many objects: the sort compares plain keys, not
+    /// IDs (whose entity strings a comparison would retain and release).
+    static func inInsertionOrder(_ objects: Dictionary<ObjectID, ManagedObject>.Values) -> [ManagedObject] {
+        let all = Array(objects)
+        var keys: [(key: UInt64, index: Int)] = []
+        keys.reserveCapacity(all.count)
+        for (i, object) in all.enumerated() {
+            let id = object.objectID
+            keys.append(((id.isTemporary ? 1 << 63 : 0) | id.primaryKey.magnitude, i))
+        }
+        keys.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
+        return keys.map { all[$0.index] }
+    }
+
     /// After COMMIT: permanent IDs, saved values, a clean context, the event.
     private func finishSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
                             permanent: [ObjectID: ObjectID], dropped: [ManagedObject]) {
@@ -106,13 +120,28 @@ extension Context {
             registry[object.objectID] = object
         }
         let deletedIDs = Set(deleted.map(\.objectID))
-        for object in registry.values {
-            object.committed = object.committed.mapValues(remap)
-            object.changes = object.changes.mapValues(remap)
-            // Saved relationships no longer list deleted objects.
-            for (key, value) in object.committed {
-                if case .toMany(let ids) = value { object.committed[key] = .toMany(ids.filter { !deletedIDs.contains($0) }) }
-                if case .toOne(let id?) = value, deletedIDs.contains(id) { object.committed[key] = .toOne(nil) }
+        // Only inserts (new IDs), drops and deletes change what other objects
+        // refer to; a save of updates alone leaves every reference as it is.
+        if !permanent.isEmpty || !deletedIDs.isEmpty || !dropped.isEmpty {
+            func fixed(_ v: PropertyValue, saved: Bool) -> PropertyValue? {
+                var new = remap(v)
+                // Saved relationships no longer list deleted objects.
+                if saved, !deletedIDs.isEmpty {
+                    if case .toMany(let ids) = new { new = .toMany(ids.filter { !deletedIDs.contains($0) }) }
+                    if case .toOne(let id?) = new, deletedIDs.contains(id) { new = .toOne(nil) }
+                }
+                return new == v ? nil : new
+            }
+            for object in registry.values {
+                // In place, and only where something changed: most objects refer to nothing affected.
+                for (key, value) in object.committed {
+                    if case .attribute = value { continue }
+                    if let new = fixed(value, saved: true) { object.committed[key] = new }
+                }
+                for (key, value) in object.changes {
+                    if case .attribute = value { continue }
+                    if let new = fixed(value, saved: false) { object.changes[key] = new }
+                }
             }
         }
         for object in inserted + updated {
@@ -136,11 +165,66 @@ extension Context {
 }
 
 /// The SQL of a save, statement by statement (always inside its transaction).
-struct ContextWriter {
+///
+/// One writer serves one save, which may touch many objects of few shapes,
+/// so what depends only on the entity — attribute columns, UPDATE texts per
+/// set of changed columns, the statements that clear references to a
+/// deleted row — is built once and reused (the connection then finds the
+/// prepared statement by its text).
+final class ContextWriter {
     let context: Context
-    var store: SQLStore { context.store }
-    var mapping: StoreMapping { context.store.mapping }
-    var model: Model { context.model }
+    let store: SQLStore
+    let mapping: StoreMapping
+    let model: Model
+    private var shapes: [String: EntityShape] = [:]
+    private var updates: [UpdateKey: String] = [:]
+    private var cleanups: [String: [String]] = [:]
+
+    init(context: Context) {
+        self.context = context
+        self.store = context.store
+        self.mapping = context.store.mapping
+        self.model = context.model
+    }
+
+    /// An entity's stored attributes and relationships, by name (a class,
+    /// so that reading it once per object copies nothing).
+    private final class EntityShape {
+        let table: String?
+        /// Non-transient attributes with a column: the attribute and its quoted column.
+        let attributes: [String: (attribute: Attribute, column: String)]
+        let relationships: [String: Relationship]
+
+        init(table: String?, attributes: [String: (attribute: Attribute, column: String)], relationships: [String: Relationship]) {
+            self.table = table
+            self.attributes = attributes
+            self.relationships = relationships
+        }
+    }
+
+    private struct UpdateKey: Hashable {
+        var entity: String
+        var columns: [String]
+    }
+
+    private func shape(_ entity: Entity) -> EntityShape {
+        if let known = shapes[entity.name] { return known }
+        var attributes: [String: (attribute: Attribute, column: String)] = [:]
+        var seen: Set<String> = []
+        for a in entity.allAttributes(in: model).reversed() where seen.insert(a.name).inserted {
+            // Reversed, so that the nearest declaration wins as in `property(named:in:)`.
+            if !a.isTransient, let column = mapping.column(for: a.name, of: entity.name) { attributes[a.name] = (a, SQLIdentifier.quoted(column)) }
+        }
+        var relationships: [String: Relationship] = [:]
+        for r in entity.allRelationships(in: model).reversed() { relationships[r.name] = r }
+        // A name declared as both (in different ancestors) resolves as `property(named:in:)` does.
+        for name in Set(attributes.keys).intersection(relationships.keys) {
+            if case .relationship? = entity.property(named: name, in: model) { attributes[name] = nil } else { relationships[name] = nil }
+        }
+        let shape = EntityShape(table: mapping.table(for: entity.name), attributes: attributes, relationships: relationships)
+        shapes[entity.name] = shape
+        return shape
+    }
 
     /// INSERTs the row with its attribute values; returns the permanent ID.
     func insertRow(_ object: ManagedObject) throws -> ObjectID {
@@ -164,21 +248,38 @@ struct ContextWriter {
 
     /// UPDATEs the changed attributes of a saved object.
     func writeAttributes(_ object: ManagedObject) throws {
-        let name = object.entity.name
-        var assignments: [String] = []
+        let shape = shape(object.entity)
+        var columns: [String] = []
         var arguments: [Value] = []
-        for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) {
-            guard case .attribute(let a)? = object.entity.property(named: property, in: model), !a.isTransient,
-                  case .attribute(let v) = value, let column = mapping.column(for: a.name, of: name) else { continue }
-            assignments.append("\(SQLIdentifier.quoted(column)) = ?")
-            arguments.append(try StoreValues.storable(v, for: a, entity: name))
+        columns.reserveCapacity(object.changes.count)
+        arguments.reserveCapacity(object.changes.count + 1)
+        func add(_ property: String, _ value: PropertyValue) throws {
+            guard let (a, column) = shape.attributes[property], case .attribute(let v) = value else { return }
+            columns.append(column)
+            arguments.append(try StoreValues.storable(v, for: a, entity: object.entity.name))
         }
-        try update(object, assignments, arguments + [.int(object.objectID.primaryKey)])
+        if object.changes.count == 1, let (property, value) = object.changes.first {
+            try add(property, value)
+        } else {
+            // Sorted by name, so that one set of changed columns is one SQL text.
+            for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) { try add(property, value) }
+        }
+        arguments.append(.int(object.objectID.primaryKey))
+        try update(object, shape, columns, arguments)
     }
 
-    private func update(_ object: ManagedObject, _ assignments: [String], _ arguments: [Value]) throws {
-        guard !assignments.isEmpty, let table = mapping.table(for: object.entity.name) else { return }
-        try store.database.run("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ?", arguments)
+    /// `UPDATE <table> SET <columns> = ? … WHERE "_pk" = ?`; `columns` are quoted.
+    private func update(_ object: ManagedObject, _ shape: EntityShape, _ columns: [String], _ arguments: [Value]) throws {
+        guard !columns.isEmpty, let table = shape.table else { return }
+        let key = UpdateKey(entity: object.entity.name, columns: columns)
+        let sql: String
+        if let known = updates[key] {
+            sql = known
+        } else {
+            sql = "UPDATE \(SQLIdentifier.quoted(table)) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \"_pk\" = ?"
+            updates[key] = sql
+        }
+        try store.database.run(sql, arguments)
     }
 
     /// UPDATEs owned foreign keys; adds and removes join rows. Keys stored on
@@ -186,19 +287,22 @@ struct ContextWriter {
     /// consistent in memory, so it has the change too).
     func writeRelationships(_ object: ManagedObject, permanentIDs: [ObjectID: ObjectID]) throws {
         let name = object.entity.name
+        let shape = shape(object.entity)
+        // Most saves change attributes only: nothing to do then.
+        guard object.changes.keys.contains(where: { shape.relationships[$0] != nil }) else { return }
         let pk = (permanentIDs[object.objectID] ?? object.objectID).primaryKey
         // An unsaved object deleted before this save has no row: links to it are dropped.
         func key(_ id: ObjectID) -> Int64? {
             let resolved = permanentIDs[id] ?? id
             return resolved.isTemporary ? nil : resolved.primaryKey
         }
-        var assignments: [String] = []
+        var columns: [String] = []
         var arguments: [Value] = []
         for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) {
-            guard case .relationship(let r)? = object.entity.property(named: property, in: model) else { continue }
+            guard let r = shape.relationships[property] else { continue }
             switch (mapping.storage(of: r.name, of: name), value) {
             case (.foreignKey(let column)?, .toOne(let id)):
-                assignments.append("\(SQLIdentifier.quoted(column)) = ?")
+                columns.append(SQLIdentifier.quoted(column))
                 arguments.append(id.flatMap(key).map { .int($0) } ?? .null)
             case (.joinTable(let table, let source, let target)?, .toMany(let ids)):
                 var before: [ObjectID] = []
@@ -217,33 +321,42 @@ struct ContextWriter {
                 continue
             }
         }
-        try update(object, assignments, arguments + [.int(pk)])
+        try update(object, shape, columns, arguments + [.int(pk)])
     }
 
     /// DELETEs the rows, then clears foreign keys and join rows that still
     /// point at them (relationships without an inverse, or not loaded).
     func deleteRows(_ objects: [ManagedObject]) throws {
         for object in objects {
-            let name = object.entity.name
-            guard let table = mapping.table(for: name) else { continue }
-            let pk = Value.int(object.objectID.primaryKey)
-            try store.database.run("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" = ?", [pk])
-            for source in model.entities {
-                for r in source.relationships {
-                    let isSource = object.entity.isKind(of: source.name, in: model)
-                    let isTarget = object.entity.isKind(of: r.destination, in: model)
-                    switch mapping.storage(of: r.name, of: source.name) {
-                    case .foreignKey(let column)? where isTarget:
-                        guard let sourceTable = mapping.table(for: source.name) else { continue }
-                        try store.database.run("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) = ?", [pk])
-                    case .joinTable(let join, let s, let t)?:
-                        if isSource { try store.database.run("DELETE FROM \(SQLIdentifier.quoted(join)) WHERE \(SQLIdentifier.quoted(s)) = ?", [pk]) }
-                        if isTarget { try store.database.run("DELETE FROM \(SQLIdentifier.quoted(join)) WHERE \(SQLIdentifier.quoted(t)) = ?", [pk]) }
-                    default:
-                        continue
-                    }
+            for sql in cleanup(object.entity) {
+                try store.database.run(sql, [.int(object.objectID.primaryKey)])
+            }
+        }
+    }
+
+    /// The statements that delete a row of `entity` (bound to its key) and
+    /// the references to it, worked out once per entity rather than per row.
+    private func cleanup(_ entity: Entity) -> [String] {
+        if let known = cleanups[entity.name] { return known }
+        guard let table = mapping.table(for: entity.name) else { cleanups[entity.name] = []; return [] }
+        var statements = ["DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" = ?"]
+        for source in model.entities {
+            for r in source.relationships {
+                let isSource = entity.isKind(of: source.name, in: model)
+                let isTarget = entity.isKind(of: r.destination, in: model)
+                switch mapping.storage(of: r.name, of: source.name) {
+                case .foreignKey(let column)? where isTarget:
+                    guard let sourceTable = mapping.table(for: source.name) else { continue }
+                    statements.append("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) = ?")
+                case .joinTable(let join, let s, let t)?:
+                    if isSource { statements.append("DELETE FROM \(SQLIdentifier.quoted(join)) WHERE \(SQLIdentifier.quoted(s)) = ?") }
+                    if isTarget { statements.append("DELETE FROM \(SQLIdentifier.quoted(join)) WHERE \(SQLIdentifier.quoted(t)) = ?") }
+                default:
+                    continue
                 }
             }
         }
+        cleanups[entity.name] = statements
+        return statements
     }
 }

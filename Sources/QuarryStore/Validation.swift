@@ -72,9 +72,61 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 /// Checks the pending objects of a context.
-struct Validator {
+///
+/// A save may hold hundreds of thousands of objects of a few entities, so
+/// what depends only on the entity (which properties to check, in which
+/// order, its constraints) is worked out once per entity, and an updated
+/// object costs only the properties it changed.
+final class Validator {
     let context: Context
-    var model: Model { context.model }
+    let model: Model
+    private var rulesByEntity: [String: EntityRules] = [:]
+
+    init(context: Context) {
+        self.context = context
+        self.model = context.model
+    }
+
+    /// What validation reads of one entity (a class: read once per object,
+    /// and a struct copy would retain each array).
+    final class EntityRules {
+        /// Checked attributes (not transient, not derived), model order.
+        var attributes: [Attribute]
+        /// Checked relationships (not transient), model order.
+        var relationships: [Relationship]
+        /// Property name → position: attributes first, then relationships.
+        var position: [String: Int]
+        var denied: [Relationship]
+        /// Uniqueness constraints, own and inherited.
+        var constraints: [UniquenessConstraint]
+        var root: String
+
+        init(attributes: [Attribute], relationships: [Relationship], position: [String: Int],
+             denied: [Relationship], constraints: [UniquenessConstraint], root: String) {
+            self.attributes = attributes
+            self.relationships = relationships
+            self.position = position
+            self.denied = denied
+            self.constraints = constraints
+            self.root = root
+        }
+    }
+
+    func rules(for entity: Entity) -> EntityRules {
+        if let known = rulesByEntity[entity.name] { return known }
+        let attributes = entity.allAttributes(in: model).filter { !$0.isTransient && $0.derivation == nil }
+        let all = entity.allRelationships(in: model)
+        let relationships = all.filter { !$0.isTransient }
+        var position: [String: Int] = [:]
+        for (i, a) in attributes.enumerated() where position[a.name] == nil { position[a.name] = i }
+        for (i, r) in relationships.enumerated() where position[r.name] == nil { position[r.name] = attributes.count + i }
+        let rules = EntityRules(attributes: attributes, relationships: relationships, position: position,
+                                denied: all.filter { $0.deleteRule == .deny },
+                                constraints: ([entity] + entity.ancestors(in: model)).flatMap(\.uniquenessConstraints),
+                                root: StoreMappingRoot.root(entity, model))
+        rulesByEntity[entity.name] = rules
+        return rules
+    }
 
     func validate(_ objects: [ManagedObject]) throws -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
@@ -83,7 +135,7 @@ struct Validator {
         }
         let live = objects.filter { !$0.isDeleted }
         for object in live {
-            failures += try properties(of: object)
+            try properties(of: object, into: &failures)
         }
         failures += try uniqueness(live)
         return failures
@@ -96,7 +148,7 @@ struct Validator {
     /// Deny: the relationship must hold no object that is not itself being deleted.
     private func denials(_ object: ManagedObject) throws -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
-        for r in object.entity.allRelationships(in: model) where r.deleteRule == .deny {
+        for r in rules(for: object.entity).denied {
             let remaining = try related(object, r).filter { context.registeredObject(for: $0)?.isDeleted != true }
             if !remaining.isEmpty { failures.append(failure(object, r.name, .deleteDenied(related: remaining.count))) }
         }
@@ -111,16 +163,26 @@ struct Validator {
         }
     }
 
-    private func properties(of object: ManagedObject) throws -> [ValidationFailure] {
-        var failures: [ValidationFailure] = []
-        for a in object.entity.allAttributes(in: model) where !a.isTransient && a.derivation == nil {
-            // Unchanged saved values were valid when saved; only check what changed.
-            guard object.isInserted || object.changes[a.name] != nil,
-                  case .attribute(let value) = try object.current(.attribute(a)) else { continue }
-            if let reason = check(value, a, entity: object.entity.name) { failures.append(failure(object, a.name, reason)) }
+    private func properties(of object: ManagedObject, into failures: inout [ValidationFailure]) throws {
+        let rules = rules(for: object.entity)
+        // Unchanged saved values were valid when saved; only check what
+        // changed (in model order, so failures are listed the same way).
+        let checked: [Int]
+        if object.isInserted {
+            checked = Array(0..<(rules.attributes.count + rules.relationships.count))
+        } else if object.changes.count == 1, let only = rules.position[object.changes.first!.key] {
+            checked = [only]
+        } else {
+            checked = object.changes.keys.compactMap { rules.position[$0] }.sorted()
         }
-        for r in object.entity.allRelationships(in: model) where !r.isTransient {
-            guard object.isInserted || object.changes[r.name] != nil else { continue }
+        for i in checked {
+            if i < rules.attributes.count {
+                let a = rules.attributes[i]
+                guard case .attribute(let value) = try object.current(.attribute(a)) else { continue }
+                if let reason = check(value, a, entity: object.entity.name) { failures.append(failure(object, a.name, reason)) }
+                continue
+            }
+            let r = rules.relationships[i - rules.attributes.count]
             let ids = try related(object, r).filter { context.registeredObject(for: $0)?.isDeleted != true }
             if !r.isToMany {
                 if !r.isOptional && ids.isEmpty { failures.append(failure(object, r.name, .required)) }
@@ -133,7 +195,6 @@ struct Validator {
                 failures.append(failure(object, r.name, .tooManyRelated(maximum: maximum, count: ids.count)))
             }
         }
-        return failures
     }
 
     /// The first thing wrong with an attribute's value, if any.
@@ -180,15 +241,33 @@ struct Validator {
     private func uniqueness(_ objects: [ManagedObject]) throws -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         let mapping = context.store.mapping
+        // Pending objects by constrained values, per hierarchy and
+        // constraint, built on first use: each lookup is then a hash probe,
+        // not a scan of every pending object.
+        var indexes: [String: [String: [(object: ManagedObject, key: [Value])]]] = [:]
+        func pendingIndex(_ root: String, _ names: [String]) -> [String: [(object: ManagedObject, key: [Value])]] {
+            let name = root + "\u{1}" + names.joined(separator: "\u{1}")
+            if let built = indexes[name] { return built }
+            var index: [String: [(object: ManagedObject, key: [Value])]] = [:]
+            for other in objects where other.entity.isKind(of: root, in: model) {
+                guard let key = (try? uniqueKey(other, names)) ?? nil else { continue }
+                index[Self.fingerprint(key), default: []].append((other, key))
+            }
+            indexes[name] = index
+            return index
+        }
         for object in objects {
+            let rules = rules(for: object.entity)
+            guard !rules.constraints.isEmpty else { continue }
             let entity = object.entity
-            for constraint in ([entity] + entity.ancestors(in: model)).flatMap(\.uniquenessConstraints) {
+            for constraint in rules.constraints {
                 let names = constraint.properties
                 guard object.isInserted || names.contains(where: { object.changes[$0] != nil }) else { continue }
                 guard let key = try uniqueKey(object, names) else { continue }
-                // Among the pending objects (the earlier one wins).
-                if let other = objects.first(where: { $0 !== object && $0.entity.isKind(of: StoreMappingRoot.root(entity, model), in: model)
-                                                      && Self.insertionOrder($0, object) && (try? uniqueKey($0, names)) == key }) {
+                // Among the pending objects (the earlier one wins; `objects`
+                // is in insertion order, and so is each bucket).
+                if let other = pendingIndex(rules.root, names)[Self.fingerprint(key)]?.first(where: {
+                    $0.object !== object && Self.insertionOrder($0.object, object) && $0.key == key })?.object {
                     failures.append(failure(object, names.joined(separator: ","), .notUnique(properties: names, conflicting: other.objectID)))
                     continue
                 }
@@ -237,6 +316,12 @@ struct Validator {
     private func foreignKeyColumn(_ name: String, _ entity: String, _ mapping: StoreMapping) -> String? {
         if case .foreignKey(let column)? = mapping.storage(of: name, of: entity) { return column }
         return nil
+    }
+
+    /// A hash key for stored constrained values (equal values, equal text;
+    /// candidates are still compared as values).
+    private static func fingerprint(_ key: [Value]) -> String {
+        key.map { Printer.format($0) }.joined(separator: "\u{1}")
     }
 
     private static func insertionOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
