@@ -52,7 +52,7 @@ public enum FixturesCommand {
             parsedCounts[parts[0]] = n
         }
         var fixtureFormat: FixtureFormat?
-        if case .file(let out, let format) = target, let format {
+        if case .file(_, let format) = target, let format {
             guard let f = FixtureFormat(rawValue: format.lowercased()) else {
                 return Outcome(stdout: "", stderr: "error: unknown format '\(format)' (formats: \(FixtureFormat.allCases.map(\.rawValue).joined(separator: ", ")))\n",
                                exitCode: 64)
