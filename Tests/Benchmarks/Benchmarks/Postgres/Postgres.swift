@@ -1,0 +1,129 @@
+// Issue 8's PostgreSQL scenarios on a 200k-employee store (100 departments),
+// each beside hand-written SQL sent through postgres-nio in the same run
+// (target ≤ 1.10×):
+//   filter + sort with LIMIT 30, decoded (objects vs structs);
+//   GROUP BY department.name with average:(salary);
+//   a batch update of about half the rows.
+// Needs a server: Scripts/postgres-test-server.sh run -- bash -c \
+//   'cd Tests/Benchmarks && swift package benchmark --target Postgres'
+// (QUARRY_POSTGRES_URL names it; the store goes to a schema of its own).
+import Benchmark
+import Foundation
+import Logging
+import PostgresNIO
+import QuarryPostgres
+
+let model = try! ModelReader.read(yaml: """
+entities:
+  Department:
+    attributes: { name: { type: string, optional: false } }
+    relationships:
+      employees: { to: Employee, many: true, inverse: department, delete: nullify }
+  Employee:
+    attributes:
+      name: { type: string, optional: false }
+      age: integer16
+      salary: integer64
+      startDate: date
+      active: boolean
+    relationships:
+      department: { to: Department, delete: nullify }
+""", file: "bench.yaml")
+
+let names = ["José", "Zoë", "Müller", "John", "joanna", "Łukasz", "Anna", "Jörg", "Ivan", "佐藤"]
+let rows = 200_000
+let schema = "quarry_bench_\(getpid())"
+
+let serverURL: PostgresURL = {
+    guard let text = ProcessInfo.processInfo.environment["QUARRY_POSTGRES_URL"], var url = try? PostgresURL(text) else {
+        fatalError("QUARRY_POSTGRES_URL is not set; run under Scripts/postgres-test-server.sh run -- ...")
+    }
+    url.schema = schema
+    return url
+}()
+
+/// The store, filled once with batch inserts (multi-row INSERTs).
+nonisolated(unsafe) let store: SQLStore = {
+    let store = try! SQLStore(postgres: serverURL.description, model: model)
+    let departments = (1...100).map { ["name": Value.string("Dept \($0)")] }
+    try! store.batchInsert("Department", objects: departments)
+    try! store.batchInsert("Employee", objects: (1...rows).map { i in
+        ["name": .string(names[i % names.count] + " \(i % 9973)"), "age": .int(Int64(18 + i % 50)),
+         "salary": .int(Int64(20_000 + (i &* 7919) % 160_000)), "startDate": .date(Double(i % 100_000) * 3600), "active": .bool(i % 2 == 0)]
+    })
+    // Departments by key, as a loader would (batch inserts do not link).
+    try! store.database.run(#"UPDATE "Employee" SET "department" = 1 + "_pk" % 100"#, [])
+    try! store.database.run("ANALYZE", [])
+    return store
+}()
+
+/// The baseline's own connection: postgres-nio, no Quarry in between.
+nonisolated(unsafe) let raw: PostgresConnection = {
+    var configuration = PostgresConnection.Configuration(host: serverURL.host ?? "127.0.0.1", port: serverURL.port,
+                                                         username: serverURL.user, password: serverURL.password,
+                                                         database: serverURL.database, tls: .disable)
+    configuration.options.additionalStartupParameters = [("search_path", schema)]
+    return try! PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
+                                           id: 1, logger: Logger(label: "bench")).wait()
+}()
+
+struct EmployeeRow { let pk: Int64; let name: String; let age: Int64?; let salary: Int64; let startDate: Double?; let active: Bool; let department: Int64? }
+
+/// A statement prepared once on the raw connection, run with binds.
+func prepared(_ sql: String) -> PreparedQuery { try! raw.prepare(query: sql).wait() }
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock], maxDuration: .seconds(10), maxIterations: 50)
+    _ = store
+
+    var top: FetchRequest = FetchRequest(entity: "Employee", predicate: try! Parser.parsePredicate("salary > 100000"),
+                                         sortDescriptors: [SortDescriptor("salary", ascending: false)])
+    top.fetchLimit = 30
+    Benchmark("pg quarry: salary > 100000 sorted, LIMIT 30, objects") { _ in
+        store.forgetObjects()
+        blackHole(try store.fetch(top).count)
+    }
+    let topSQL = prepared(#"SELECT "_pk", "name", "age", "salary", "startDate", "active", "department" FROM "Employee" WHERE "salary" > $1 ORDER BY "salary" DESC, "_pk" LIMIT 30"#)
+    Benchmark("pg baseline: the same by hand through postgres-nio, structs") { _ in
+        let result = try topSQL.execute([PostgresData(int64: 100_000)]).wait()
+        var out: [EmployeeRow] = []
+        for row in result {
+            let r = row.makeRandomAccess()
+            out.append(EmployeeRow(pk: try r[0].decode(Int64.self), name: try r[1].decode(String.self), age: try r[2].decode(Int64?.self),
+                                   salary: try r[3].decode(Int64.self), startDate: try r[4].decode(Double?.self),
+                                   active: try r[5].decode(Int64.self) != 0, department: try r[6].decode(Int64?.self)))
+        }
+        blackHole(out.count)
+    }
+
+    let grouped: FetchRequest = {
+        var r = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("dept")])
+        r.propertiesToFetch = [FetchProperty(name: "dept", expression: try! Parser.parseExpression("department.name")),
+                               FetchProperty(name: "avg", expression: try! Parser.parseExpression("average:(salary)"))]
+        r.propertiesToGroupBy = [try! FetchProperty(keyPath: "department.name")]
+        return r
+    }()
+    Benchmark("pg quarry: GROUP BY department.name, average:(salary)") { _ in
+        blackHole(try store.fetchDictionaries(grouped).count)
+    }
+    let groupSQL = prepared(#"SELECT d."name", AVG(e."salary") FROM "Employee" e LEFT JOIN "Department" d ON d."_pk" = e."department" GROUP BY d."name" ORDER BY d."name""#)
+    Benchmark("pg baseline: GROUP BY by hand through postgres-nio") { _ in
+        let result = try groupSQL.execute([]).wait()
+        var out: [(String?, Double?)] = []
+        for row in result {
+            let r = row.makeRandomAccess()
+            out.append((try r[0].decode(String?.self), try r[1].decode(Double?.self)))
+        }
+        blackHole(out.count)
+    }
+
+    let half = try! Parser.parsePredicate("active == YES")
+    Benchmark("pg quarry: batch update of 100k rows", configuration: .init(maxIterations: 10)) { _ in
+        blackHole(try store.batchUpdate(entity: "Employee", predicate: half, set: [("age", try Parser.parseExpression("age + 1"))]))
+    }
+    Benchmark("pg baseline: one hand-written UPDATE through postgres-nio", configuration: .init(maxIterations: 10)) { _ in
+        _ = try raw.simpleQuery("BEGIN").wait()
+        blackHole(try raw.query(#"UPDATE "Employee" SET "age" = "age" + 1 WHERE "active" = $1"#, [PostgresData(int64: 1)]).wait())
+        _ = try raw.simpleQuery("COMMIT").wait()
+    }
+}
