@@ -97,6 +97,13 @@ fetchRequests:
     /// 10 departments, 200 employees, 6 projects; the same on every run.
     static func make() throws -> SQLStore {
         let store = try SQLStore(path: ":memory:", model: try model())
+        try fill(store)
+        return store
+    }
+
+    /// Writes the example company into an empty store of the company model
+    /// (any database: the tests fill a PostgreSQL schema the same way).
+    static func fill(_ store: SQLStore) throws {
         var rng = Generator(state: 2001)
         try store.database.inTransaction {
             var departmentIDs: [ObjectID] = []
@@ -125,6 +132,5 @@ fetchRequests:
                 for _ in 0..<rng.below(3) { try store.link(id, "projects", projectIDs[rng.below(projectIDs.count)]) }
             }
         }
-        return store
     }
 }
