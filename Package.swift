@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "QuarrySQLiteTests", dependencies: ["QuarrySQLite"]),
         .testTarget(name: "QuarrySQLTests", dependencies: ["QuarrySQL"]),
         .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryPostgres", "QuarryPostgresTestSupport"]),
-        .testTarget(name: "QuarryFixturesTests", dependencies: ["QuarryFixtures"]),
+        .testTarget(name: "QuarryFixturesTests", dependencies: ["QuarryFixtures", "QuarryPostgres", "QuarryPostgresTestSupport"]),
         .testTarget(name: "QuarryPostgresTests", dependencies: ["QuarryPostgres", "QuarryPostgresTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
