@@ -27,15 +27,19 @@ extension SQLStore {
         try database.run("SELECT pg_advisory_lock(?)", [.int(Self.openLock)])
         defer { _ = try? database.run("SELECT pg_advisory_unlock(?)", [.int(Self.openLock)]) }
         let version = PostgresFunctions.version
-        if try database.tableNames().contains("_quarry_metadata"), try Self.metadata("functions", in: database) != version {
+        let exists = try database.tableNames().contains("_quarry_metadata")
+        let installed = exists ? try Self.metadata("functions", in: database) : nil
+        if exists && installed != version {
             // An older store gets this build's functions (folding tables).
             try database.inTransaction {
                 for statement in PostgresFunctions.installStatements { try database.run(statement, []) }
             }
         }
         try self.init(database: database, model: model, modelFile: modelFile, setUp: PostgresFunctions.installStatements)
-        try database.run(#"INSERT INTO "_quarry_metadata" VALUES ('functions', ?) ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value""#,
-                         [.string(version)])
+        if installed != version {
+            try database.run(#"INSERT INTO "_quarry_metadata" VALUES ('functions', ?) ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value""#,
+                             [.string(version)])
+        }
     }
 
     /// The advisory lock key store openers take ("quarry" in ASCII).
