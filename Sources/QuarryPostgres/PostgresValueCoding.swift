@@ -49,7 +49,7 @@ enum PostgresValueCoding {
             return PostgresData(type: .bytea, value: buffer)
         case .uuid(let u):
             var buffer = ByteBufferAllocator().buffer(capacity: 16)
-            withUnsafeBytes(of: u.uuid) { buffer.writeBytes($0) }
+            _ = withUnsafeBytes(of: u.uuid) { buffer.writeBytes($0) }
             return PostgresData(type: .bytea, value: buffer)
         case .array, .orderedSet, .set, .dictionary, .object:
             throw PostgresDatabaseError(.unbindableValue,

@@ -42,15 +42,22 @@ let serverURL: PostgresURL = {
     return url
 }()
 
+func employee(_ i: Int) -> [String: Value] {
+    var values: [String: Value] = [:]
+    values["name"] = .string(names[i % names.count] + " \(i % 9973)")
+    values["age"] = .int(Int64(18 + i % 50))
+    values["salary"] = .int(Int64(20_000 + (i &* 7919) % 160_000))
+    values["startDate"] = .date(Double(i % 100_000) * 3600)
+    values["active"] = .bool(i % 2 == 0)
+    return values
+}
+
 /// The store, filled once with batch inserts (multi-row INSERTs).
 nonisolated(unsafe) let store: SQLStore = {
     let store = try! SQLStore(postgres: serverURL.description, model: model)
     let departments = (1...100).map { ["name": Value.string("Dept \($0)")] }
     try! store.batchInsert("Department", objects: departments)
-    try! store.batchInsert("Employee", objects: (1...rows).map { i in
-        ["name": .string(names[i % names.count] + " \(i % 9973)"), "age": .int(Int64(18 + i % 50)),
-         "salary": .int(Int64(20_000 + (i &* 7919) % 160_000)), "startDate": .date(Double(i % 100_000) * 3600), "active": .bool(i % 2 == 0)]
-    })
+    try! store.batchInsert("Employee", objects: (1...rows).map(employee))
     // Departments by key, as a loader would (batch inserts do not link).
     try! store.database.run(#"UPDATE "Employee" SET "department" = 1 + "_pk" % 100"#, [])
     try! store.database.run("ANALYZE", [])
@@ -58,7 +65,7 @@ nonisolated(unsafe) let store: SQLStore = {
 }()
 
 /// The baseline's own connection: postgres-nio, no Quarry in between.
-nonisolated(unsafe) let raw: PostgresConnection = {
+let raw: PostgresConnection = {
     var configuration = PostgresConnection.Configuration(host: serverURL.host ?? "127.0.0.1", port: serverURL.port,
                                                          username: serverURL.user, password: serverURL.password,
                                                          database: serverURL.database, tls: .disable)
