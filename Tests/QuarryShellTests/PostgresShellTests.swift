@@ -68,3 +68,39 @@ struct PostgresShellTests {
         #expect(!result.err.contains("secret"))
     }
 }
+
+/// Ctrl-C in the REPL cancels the statement running on the PostgreSQL
+/// server; the shell stays and the connection still works.
+@Suite("REPL on PostgreSQL", .postgres, .serialized)
+struct PostgresREPLTests {
+    @Test(.enabled(if: REPLTerminalTests.binary != nil, "needs the built quarry executable"))
+    func ctrlCCancelsTheServerQuery() throws {
+        var url = try PostgresTestEnvironment.requireURL()
+        url.schema = PostgresTestEnvironment.freshSchemaName()
+        let modelPath = packageRoot.appendingPathComponent("Examples/Models/Company.yaml").path
+        do {
+            let store = try SQLStore(postgres: url.description, model: try ModelReader.read(from: modelPath), modelFile: modelPath)
+            let departments = try store.batchInsert("Department", objects: [["name": .string("One")]], resultType: .objectIDs)
+            try store.batchInsert("Employee", objects: (0..<20_000).map { ["name": .string("E\($0)"), "salary": .int(Int64($0))] })
+            guard case .objectIDs(let ids) = departments else { return }
+            try store.database.run(#"UPDATE "Employee" SET "department" = ?"#, [.int(ids[0].primaryKey)])
+            store.database.close()
+        }
+        let env = ["QUARRY_HISTORY": NSTemporaryDirectory() + "quarry-pg-history-\(getpid())", "TERM": "xterm",
+                   "HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"]
+        let repl = try #require(PTYProcess(REPLTerminalTests.binary!, arguments: ["--postgres", url.description], environment: env))
+        #expect(repl.wait(for: "quarry> "))
+        // 20,000 × 20,000 correlated comparisons: minutes on the server.
+        repl.type("COUNT Employee WHERE SUBQUERY(department.employees, $e, $e.salary > salary).@count > 19999\r")
+        Thread.sleep(forTimeInterval: 1.0)
+        let sent = Date()
+        repl.type("\u{03}")
+        #expect(repl.wait(for: "quarry> ", times: 2, seconds: 10), "\(repl.screen.suffix(400).debugDescription)")
+        #expect(Date().timeIntervalSince(sent) < 5)
+        #expect(repl.screen.lowercased().contains("cancel"), "\(repl.screen.suffix(400).debugDescription)")
+        repl.type("COUNT Department\r")
+        #expect(repl.wait(for: "     1\r\n"), "\(repl.screen.suffix(400).debugDescription)")
+        repl.type("\u{04}")
+        #expect(repl.finish() == 0)
+    }
+}

@@ -16,14 +16,14 @@ final class PTYProcess {
     let pid: pid_t
     var screen = ""
 
-    init?(_ path: String, environment: [String: String]) {
+    init?(_ path: String, arguments: [String] = [], environment: [String: String]) {
         var fd: Int32 = 0
         var size = winsize(ws_row: 40, ws_col: 160, ws_xpixel: 0, ws_ypixel: 0)
         let env = environment.map { "\($0)=\($1)" }
         let pid = forkpty(&fd, nil, nil, &size)
         if pid < 0 { return nil }
         if pid == 0 {
-            let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+            let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
             let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
             execve(path, argv, envp)
             _exit(127)
