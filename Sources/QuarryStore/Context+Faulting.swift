@@ -85,6 +85,9 @@ extension Context {
         let layout: ObjectLayout
         var attributes: [(name: String, index: Int?)] = []
         var toOnes: [(name: String, index: Int?, exact: String?)] = []
+        /// How the filled objects lay out their saved values: the
+        /// attributes, then the to-ones, in the order above.
+        var slots = ValueSlots(names: [])
 
         init(entity: Entity, layout: ObjectLayout) {
             self.entity = entity
@@ -101,26 +104,42 @@ extension Context {
             guard case .foreignKey? = store.mapping.storage(of: r.name, of: entity.name) else { continue }
             plan.toOnes.append((r.name, layout.index[r.name] ?? layout.index["_fk_" + r.name], exactEntity(r.destination)))
         }
+        plan.slots = ValueSlots(names: plan.attributes.map(\.name) + plan.toOnes.map(\.name))
         return plan
     }
 
     /// `fill(object, stored.values)` without building the dictionary.
     func fill(_ object: ManagedObject, from stored: StoredObject, _ plan: FillPlan) {
-        object.committed.reserveCapacity(plan.attributes.count + plan.toOnes.count)
-        for (name, index) in plan.attributes {
-            object.committed[name] = .attribute(index.map { stored.storage[$0] } ?? .null)
+        fill(object, plan) { stored.storage[$0] }
+    }
+
+    /// Fills a fault by `plan`, reading the value at each layout position
+    /// with `value` (from a stored object, or from the current row).
+    func fill(_ object: ManagedObject, _ plan: FillPlan, _ value: (Int) -> Value) {
+        var values = ContiguousArray<PropertyValue?>()
+        values.reserveCapacity(plan.attributes.count + plan.toOnes.count)
+        for (_, index) in plan.attributes {
+            values.append(.attribute(index.map(value) ?? .null))
         }
         for (name, index, exact) in plan.toOnes {
-            if let index, case .int(let pk) = stored.storage[index] {
+            if let index, case .int(let pk) = value(index) {
                 if let exact {
-                    object.committed[name] = .toOne(ObjectID(entity: exact, primaryKey: pk))
+                    values.append(.toOne(ObjectID(entity: exact, primaryKey: pk)))
                 } else {
+                    values.append(nil)
                     object.unresolvedKeys[name] = pk
                 }
             } else {
-                object.committed[name] = .toOne(nil)
+                values.append(.toOne(nil))
             }
         }
+        var saved = SavedValues(slots: plan.slots, values: values)
+        // A fault may already know relationships it loaded before its row:
+        // they stay, as the row's values would not replace them.
+        if !object.committed.isEmpty {
+            for (key, known) in object.committed where saved[key] == nil { saved[key] = known }
+        }
+        object.committed = saved
         object.rowLoaded = true
         object.batch = nil
     }

@@ -41,7 +41,7 @@ extension Context {
             }
             return objects
         }
-        return adopt(try store.fetch(request))
+        return try fetchObjects(request)
     }
 
     /// How many objects `request` would fetch.
@@ -108,17 +108,74 @@ extension Context {
     }
 
     private func plan(for stored: StoredObject, in plans: inout [FillPlan]) -> FillPlan {
+        plan(entity: stored.id.entity, layout: stored.layout, in: &plans)
+    }
+
+    private func plan(entity: String, layout: ObjectLayout, in plans: inout [FillPlan]) -> FillPlan {
         // Few plans per fetch (one per entity and layout), and rows of one
         // plan come together: the last one used nearly always fits.
-        if let last = plans.last, last.layout === stored.layout, last.entity.name == stored.id.entity { return last }
-        if let i = plans.firstIndex(where: { $0.layout === stored.layout && $0.entity.name == stored.id.entity }) {
+        if let last = plans.last, last.layout === layout, last.entity.name == entity { return last }
+        if let i = plans.firstIndex(where: { $0.layout === layout && $0.entity.name == entity }) {
             let known = plans.remove(at: i)
             plans.append(known)
             return known
         }
-        let plan = fillPlan(model.entity(named: stored.id.entity) ?? Entity(name: stored.id.entity), stored.layout)
+        let plan = fillPlan(model.entity(named: entity) ?? Entity(name: entity), layout)
         plans.append(plan)
         return plan
+    }
+
+    /// The objects of a request, read from its rows straight into the
+    /// context's objects when SQL says everything (no residual to judge in
+    /// memory): no store object is built, registered, copied and freed per
+    /// row on the way, which at a million rows is most of a fetch's cost.
+    func fetchObjects(_ request: FetchRequest) throws -> [ManagedObject] {
+        let plan = try store.explain(request)
+        guard plan.residual == nil else { return adopt(try store.fetch(request)) }
+        var kinds: [SQLValueKind] = [.int, .string]
+        var names: [String] = []
+        for c in plan.columns {
+            switch c.kind {
+            case .attribute(let t): kinds.append(StoreValues.kind(t)); names.append(c.name)
+            case .toOne: kinds.append(.int); names.append("_fk_" + c.name)
+            }
+        }
+        // Laid out as the store's objects of the same SELECT would be, so
+        // that the fill plans are the same.
+        let layout = ObjectLayout(names: names)
+        var plans: [FillPlan] = []
+        var objects: [ManagedObject] = []
+        // New objects are registered after the rows are read, into a registry
+        // grown once to fit them rather than doubled (and rehashed) ~20 times
+        // on the way to a million; an empty registry is not even looked in.
+        var created: [ManagedObject] = []
+        let lookUp = !registry.isEmpty
+        try store.database.streamRows(plan.sql.sql, plan.sql.arguments, as: kinds) { row in
+            guard case .int(let pk) = row[0], case .string(let entity) = row[1] else { return }
+            let id = ObjectID(entity: entity, primaryKey: pk)
+            if lookUp, let registered = registry[id] {
+                // A loaded object keeps its values (and edits), as with `adopt`.
+                if registered.isFault { fill(registered, self.plan(entity: entity, layout: layout, in: &plans)) { row[$0 + 2] } }
+                objects.append(registered)
+                return
+            }
+            let fillPlan = self.plan(entity: entity, layout: layout, in: &plans)
+            let object = ManagedObject(id: id, entity: fillPlan.entity, context: self)
+            fill(object, fillPlan) { row[$0 + 2] }
+            created.append(object)
+            objects.append(object)
+        }
+        registry.reserveCapacity(registry.count + created.count)
+        var repeated = false
+        for object in created {
+            if let first = registry.updateValue(object, forKey: object.objectID) {
+                // The same row twice in one result: the first object stays.
+                registry[object.objectID] = first
+                repeated = true
+            }
+        }
+        if repeated { objects = objects.map { registry[$0.objectID] ?? $0 } }
+        return objects
     }
 
     /// Only the IDs, in order, when the SQL says everything (no residual).
@@ -136,7 +193,7 @@ extension Context {
     /// Whether an unsaved change could alter what `request` selects.
     func pendingAffects(_ request: FetchRequest) -> Bool {
         guard !pending.isEmpty else { return false }
-        if pending.values.contains(where: { $0.entity.isKind(of: request.entity, in: model) }) { return true }
+        if pending.contains(where: { $0.entity.isKind(of: request.entity, in: model) }) { return true }
         return readsRelationships(request)
     }
 
@@ -163,7 +220,7 @@ extension Context {
         var base = FetchRequest(entity: request.entity, predicate: everything ? nil : request.predicate)
         base.fetchBatchSize = 0
         statistics.fetches += 1
-        var candidates = adopt(try store.fetch(base))
+        var candidates = try fetchObjects(base)
         var seen = Set(candidates.map(ObjectIdentifier.init))
         for object in pending.values.sorted(by: { Self.insertionOrder($0.objectID, $1.objectID) })
         where object.entity.isKind(of: request.entity, in: model) && seen.insert(ObjectIdentifier(object)).inserted {

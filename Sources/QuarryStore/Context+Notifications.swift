@@ -72,6 +72,12 @@ extension Context {
     func announceChanges() {
         var changes = unannounced
         unannounced = ContextChanges()
+        let updated = unannouncedUpdates.take()
+        // Nobody to tell: the changes are announced to no one, as an event
+        // with no observer would be, without building sets of their IDs.
+        guard !observers.isEmpty else { return }
+        changes.updated.reserveCapacity(changes.updated.count + updated.count)
+        for object in updated { changes.updated.insert(object.objectID) }
         // An object inserted and changed (or deleted) since the last event is just "inserted" (or nothing).
         changes.updated.subtract(changes.inserted)
         let insertedThenDeleted = changes.inserted.filter { registry[$0] == nil || registry[$0]?.isDeleted == true }
@@ -97,7 +103,7 @@ extension Context {
         for id in changes.deleted {
             guard let object = registry[id] else { continue }
             registry[id] = nil
-            pending[id] = nil
+            pending.remove(object)
             object.context = nil
             announced.deleted.insert(id)
         }

@@ -69,9 +69,15 @@ extension Context {
 
         // Everything below runs inside the transaction and only computes;
         // the context is changed after COMMIT.
-        let inserted = objects.filter { $0.isInserted && !$0.isDeleted }
-        let updated = objects.filter { !$0.isInserted && !$0.isDeleted }
-        let deleted = objects.filter { $0.isDeleted && !$0.isInserted }
+        var inserted: [ManagedObject] = [], updated: [ManagedObject] = [], deleted: [ManagedObject] = [], dropped: [ManagedObject] = []
+        for object in objects {
+            switch (object.isInserted, object.isDeleted) {
+            case (true, false): inserted.append(object)
+            case (false, false): updated.append(object)
+            case (false, true): deleted.append(object)
+            case (true, true): dropped.append(object)
+            }
+        }
         var permanent: [ObjectID: ObjectID] = [:]
         try store.database.inTransaction {
             // Deletes, then updates, then inserts: a UNIQUE value that this
@@ -79,24 +85,37 @@ extension Context {
             // new row. Relationships last, once every row has its key.
             let writer = ContextWriter(context: self)
             try writer.deleteRows(deleted)
-            for object in updated { try writer.writeAttributes(object) }
+            // Updated objects whose changes are not all attributes: only
+            // they can have relationships to write.
+            var linked: [ManagedObject] = []
+            for object in updated where try writer.writeAttributes(object) { linked.append(object) }
             for object in inserted { permanent[object.objectID] = try writer.insertRow(object) }
-            for object in inserted + updated { try writer.writeRelationships(object, permanentIDs: permanent) }
+            for object in inserted { try writer.writeRelationships(object, permanentIDs: permanent) }
+            for object in linked { try writer.writeRelationships(object, permanentIDs: permanent) }
         }
-        finishSave(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent,
-                   dropped: objects.filter { $0.isInserted && $0.isDeleted })
+        finishSave(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent, dropped: dropped)
     }
 
     /// `insertionOrder` over many objects: the sort compares plain keys, not
     /// IDs (whose entity strings a comparison would retain and release).
-    static func inInsertionOrder(_ objects: Dictionary<ObjectID, ManagedObject>.Values) -> [ManagedObject] {
-        let all = Array(objects)
+    /// Objects edited in the order they were fetched are often in order
+    /// already: that is checked first, in one pass.
+    static func inInsertionOrder(_ all: [ManagedObject]) -> [ManagedObject] {
+        func key(_ object: ManagedObject) -> UInt64 {
+            let id = object.objectID
+            return (id.isTemporary ? 1 << 63 : 0) | id.primaryKey.magnitude
+        }
+        var sorted = true
+        var previous: UInt64 = 0
+        for object in all {
+            let k = key(object)
+            if k < previous { sorted = false; break }
+            previous = k
+        }
+        if sorted { return all }
         var keys: [(key: UInt64, index: Int)] = []
         keys.reserveCapacity(all.count)
-        for (i, object) in all.enumerated() {
-            let id = object.objectID
-            keys.append(((id.isTemporary ? 1 << 63 : 0) | id.primaryKey.magnitude, i))
-        }
+        for (i, object) in all.enumerated() { keys.append((key(object), i)) }
         keys.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
         return keys.map { all[$0.index] }
     }
@@ -144,22 +163,32 @@ extension Context {
                 }
             }
         }
-        for object in inserted + updated {
+        for object in inserted {
             for (key, value) in object.changes { object.committed[key] = value }
             object.changes = [:]
-            // An updated object may still be a fault (only a relationship of it
-            // changed); an inserted one has every value in hand.
-            if object.isInserted { object.rowLoaded = true }
+            // An inserted object has every value in hand.
+            object.rowLoaded = true
             object.isInserted = false
+        }
+        for object in updated {
+            // It may still be a fault (only a relationship of it changed).
+            for (key, value) in object.changes { object.committed[key] = value }
+            object.changes = [:]
         }
         for object in deleted + dropped {
             object.context = nil
         }
         undoState.remap(permanent)
-        pending = [:]
+        pending.removeAll()
         unannounced = ContextChanges()
-        let changes = ContextChanges(inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
-                                     deleted: deletedIDs, permanentIDs: permanent)
+        _ = unannouncedUpdates.take()
+        // The event's sets of IDs are built only for someone to receive them.
+        guard !observers.isEmpty else { return }
+        var changes = ContextChanges(deleted: deletedIDs, permanentIDs: permanent)
+        changes.inserted.reserveCapacity(inserted.count)
+        for object in inserted { changes.inserted.insert(object.objectID) }
+        changes.updated.reserveCapacity(updated.count)
+        for object in updated { changes.updated.insert(object.objectID) }
         post(.didSave(changes))
     }
 }
@@ -167,18 +196,25 @@ extension Context {
 /// The SQL of a save, statement by statement (always inside its transaction).
 ///
 /// One writer serves one save, which may touch many objects of few shapes,
-/// so what depends only on the entity — attribute columns, UPDATE texts per
-/// set of changed columns, the statements that clear references to a
-/// deleted row — is built once and reused (the connection then finds the
-/// prepared statement by its text).
+/// so what depends only on the entity — attribute columns, UPDATE statements
+/// per set of changed columns, the statements that clear references to a
+/// deleted row — is built once and reused. UPDATEs run through the
+/// database's `preparedRunner`, kept for the whole save; the last shape and
+/// the last UPDATE used are remembered, since consecutive objects of a big
+/// save nearly always share them (no hashing of names per object then).
 final class ContextWriter {
     let context: Context
     let store: SQLStore
     let mapping: StoreMapping
     let model: Model
     private var shapes: [String: EntityShape] = [:]
-    private var updates: [UpdateKey: String] = [:]
+    private var lastShape: EntityShape?
+    private var updates: [UpdateKey: ([Value]) throws -> Void] = [:]
+    private var lastUpdate: (key: UpdateKey, run: ([Value]) throws -> Void)?
     private var cleanups: [String: [String]] = [:]
+    /// Reused for every object's UPDATE, rather than two new arrays each.
+    private var columns: [String] = []
+    private var arguments: [Value] = []
 
     init(context: Context) {
         self.context = context
@@ -190,12 +226,15 @@ final class ContextWriter {
     /// An entity's stored attributes and relationships, by name (a class,
     /// so that reading it once per object copies nothing).
     private final class EntityShape {
+        let entity: String
         let table: String?
         /// Non-transient attributes with a column: the attribute and its quoted column.
         let attributes: [String: (attribute: Attribute, column: String)]
         let relationships: [String: Relationship]
 
-        init(table: String?, attributes: [String: (attribute: Attribute, column: String)], relationships: [String: Relationship]) {
+        init(entity: String, table: String?, attributes: [String: (attribute: Attribute, column: String)],
+             relationships: [String: Relationship]) {
+            self.entity = entity
             self.table = table
             self.attributes = attributes
             self.relationships = relationships
@@ -208,7 +247,8 @@ final class ContextWriter {
     }
 
     private func shape(_ entity: Entity) -> EntityShape {
-        if let known = shapes[entity.name] { return known }
+        if let last = lastShape, last.entity == entity.name { return last }
+        if let known = shapes[entity.name] { lastShape = known; return known }
         var attributes: [String: (attribute: Attribute, column: String)] = [:]
         var seen: Set<String> = []
         for a in entity.allAttributes(in: model).reversed() where seen.insert(a.name).inserted {
@@ -221,8 +261,10 @@ final class ContextWriter {
         for name in Set(attributes.keys).intersection(relationships.keys) {
             if case .relationship? = entity.property(named: name, in: model) { attributes[name] = nil } else { relationships[name] = nil }
         }
-        let shape = EntityShape(table: mapping.table(for: entity.name), attributes: attributes, relationships: relationships)
+        let shape = EntityShape(entity: entity.name, table: mapping.table(for: entity.name), attributes: attributes,
+                                relationships: relationships)
         shapes[entity.name] = shape
+        lastShape = shape
         return shape
     }
 
@@ -246,17 +288,17 @@ final class ContextWriter {
         return ObjectID(entity: name, primaryKey: try store.database.insertReturningKey(sql, arguments))
     }
 
-    /// UPDATEs the changed attributes of a saved object.
-    func writeAttributes(_ object: ManagedObject) throws {
+    /// UPDATEs the changed attributes of a saved object. True when it has
+    /// other changes too (relationships: `writeRelationships` has work).
+    func writeAttributes(_ object: ManagedObject) throws -> Bool {
         let shape = shape(object.entity)
-        var columns: [String] = []
-        var arguments: [Value] = []
-        columns.reserveCapacity(object.changes.count)
-        arguments.reserveCapacity(object.changes.count + 1)
+        columns.removeAll(keepingCapacity: true)
+        arguments.removeAll(keepingCapacity: true)
+        var others = false
         func add(_ property: String, _ value: PropertyValue) throws {
-            guard let (a, column) = shape.attributes[property], case .attribute(let v) = value else { return }
+            guard let (a, column) = shape.attributes[property], case .attribute(let v) = value else { others = true; return }
             columns.append(column)
-            arguments.append(try StoreValues.storable(v, for: a, entity: object.entity.name))
+            arguments.append(try StoreValues.storable(v, for: a, entity: shape.entity))
         }
         if object.changes.count == 1, let (property, value) = object.changes.first {
             try add(property, value)
@@ -265,21 +307,27 @@ final class ContextWriter {
             for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) { try add(property, value) }
         }
         arguments.append(.int(object.objectID.primaryKey))
-        try update(object, shape, columns, arguments)
+        try update(shape, columns, arguments)
+        return others
     }
 
     /// `UPDATE <table> SET <columns> = ? … WHERE "_pk" = ?`; `columns` are quoted.
-    private func update(_ object: ManagedObject, _ shape: EntityShape, _ columns: [String], _ arguments: [Value]) throws {
+    private func update(_ shape: EntityShape, _ columns: [String], _ arguments: [Value]) throws {
         guard !columns.isEmpty, let table = shape.table else { return }
-        let key = UpdateKey(entity: object.entity.name, columns: columns)
-        let sql: String
-        if let known = updates[key] {
-            sql = known
-        } else {
-            sql = "UPDATE \(SQLIdentifier.quoted(table)) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \"_pk\" = ?"
-            updates[key] = sql
+        if let last = lastUpdate, last.key.entity == shape.entity, last.key.columns == columns {
+            return try last.run(arguments)
         }
-        try store.database.run(sql, arguments)
+        let key = UpdateKey(entity: shape.entity, columns: columns)
+        let run: ([Value]) throws -> Void
+        if let known = updates[key] {
+            run = known
+        } else {
+            let sql = "UPDATE \(SQLIdentifier.quoted(table)) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \"_pk\" = ?"
+            run = try store.database.preparedRunner(sql)
+            updates[key] = run
+        }
+        lastUpdate = (key, run)
+        try run(arguments)
     }
 
     /// UPDATEs owned foreign keys; adds and removes join rows. Keys stored on
@@ -321,7 +369,7 @@ final class ContextWriter {
                 continue
             }
         }
-        try update(object, shape, columns, arguments + [.int(pk)])
+        try update(shape, columns, arguments + [.int(pk)])
     }
 
     /// DELETEs the rows, then clears foreign keys and join rows that still

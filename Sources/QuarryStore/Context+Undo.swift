@@ -24,12 +24,61 @@ enum UndoStep {
     case delete(ManagedObject)
 }
 
+/// Groups of steps, kept flat: one array of steps and where each group
+/// ends, rather than an array per group. A save of 500k single-edit groups
+/// then costs two growing arrays, not 500k small ones to allocate and free.
+/// Steps past the last group's end form the open group (being recorded).
+struct UndoGroups {
+    private(set) var steps: [UndoStep] = []
+    /// `ends[i]`: one past the last step of group i.
+    private(set) var ends: [Int] = []
+
+    var isEmpty: Bool { ends.isEmpty }
+    /// Where the open group starts.
+    var openStart: Int { ends.last ?? 0 }
+    var hasOpenSteps: Bool { steps.count > openStart }
+
+    mutating func record(_ step: UndoStep) { steps.append(step) }
+    /// Closes the open steps as a group of their own.
+    mutating func closeOpen() { if hasOpenSteps { ends.append(steps.count) } }
+    /// Adds the open steps to the last closed group (or makes them the first).
+    mutating func mergeOpenIntoLast() {
+        guard hasOpenSteps else { return }
+        if ends.isEmpty { ends.append(steps.count) } else { ends[ends.count - 1] = steps.count }
+    }
+    mutating func dropOpen() { steps.removeSubrange(openStart...) }
+
+    /// Adds a closed group (before any open steps).
+    mutating func append(_ group: [UndoStep]) {
+        guard !group.isEmpty else { return }
+        let at = openStart
+        steps.insert(contentsOf: group, at: at)
+        ends.append(at + group.count)
+    }
+
+    mutating func popLast() -> [UndoStep]? {
+        guard let end = ends.popLast() else { return nil }
+        let start = ends.last ?? 0
+        let group = Array(steps[start..<end])
+        steps.removeSubrange(start..<end)
+        return group
+    }
+
+    mutating func removeAll() {
+        steps = []
+        ends = []
+    }
+
+    mutating func mapSteps(_ transform: (UndoStep) -> UndoStep) {
+        for i in steps.indices { steps[i] = transform(steps[i]) }
+    }
+}
+
 struct UndoState {
     var isEnabled = true
-    var undoStack: [[UndoStep]] = []
-    var redoStack: [[UndoStep]] = []
-    /// The group being recorded, while `depth > 0`.
-    var open: [UndoStep] = []
+    /// Closed groups, then the open one's steps while `depth > 0`.
+    var undoStack = UndoGroups()
+    var redoStack = UndoGroups()
     var depth = 0
     /// True while undoing or redoing: the replay itself records nothing.
     var replaying = false
@@ -44,15 +93,12 @@ struct UndoState {
             default: return v
             }
         }
-        func mapGroup(_ g: [UndoStep]) -> [UndoStep] {
-            g.map { step in
-                if case .value(let o, let k, let b, let a) = step { return .value(o, key: k, before: map(b), after: map(a)!) }
-                return step
-            }
+        func mapStep(_ step: UndoStep) -> UndoStep {
+            if case .value(let o, let k, let b, let a) = step { return .value(o, key: k, before: map(b), after: map(a)!) }
+            return step
         }
-        undoStack = undoStack.map(mapGroup)
-        redoStack = redoStack.map(mapGroup)
-        open = mapGroup(open)
+        undoStack.mapSteps(mapStep)
+        redoStack.mapSteps(mapStep)
     }
 }
 
@@ -63,29 +109,27 @@ extension Context {
         set { undoState.isEnabled = newValue; if !newValue { removeAllUndoActions() } }
     }
 
-    public var canUndo: Bool { !undoState.undoStack.isEmpty || !undoState.open.isEmpty }
+    public var canUndo: Bool { !undoState.undoStack.isEmpty || undoState.undoStack.hasOpenSteps }
     public var canRedo: Bool { !undoState.redoStack.isEmpty }
 
     /// Starts a group: the changes until the matching `endUndoGrouping()` undo together.
     public func beginUndoGrouping() {
-        if undoState.depth == 0 { undoState.open = [] }
+        if undoState.depth == 0 && undoState.undoStack.hasOpenSteps { undoState.undoStack.dropOpen() }
         undoState.depth += 1
     }
 
     public func endUndoGrouping() {
         guard undoState.depth > 0 else { return }
         undoState.depth -= 1
-        if undoState.depth == 0 && !undoState.open.isEmpty {
-            undoState.undoStack.append(undoState.open)
-            undoState.redoStack = []
-            undoState.open = []
+        if undoState.depth == 0 && undoState.undoStack.hasOpenSteps {
+            undoState.undoStack.closeOpen()
+            undoState.redoStack.removeAll()
         }
     }
 
     public func removeAllUndoActions() {
-        undoState.undoStack = []
-        undoState.redoStack = []
-        undoState.open = []
+        undoState.undoStack.removeAll()
+        undoState.redoStack.removeAll()
     }
 
     /// Runs one top-level operation as its own group (or inside the open one).
@@ -99,25 +143,18 @@ extension Context {
     func undoGroupingForPropagation(_ body: () throws -> Void) throws {
         if undoState.depth > 0 { return try body() }
         undoState.depth = 1
-        undoState.open = []
+        undoState.undoStack.dropOpen()
         defer {
             undoState.depth = 0
-            if !undoState.open.isEmpty {
-                if var last = undoState.undoStack.popLast() {
-                    last += undoState.open
-                    undoState.undoStack.append(last)
-                } else {
-                    undoState.undoStack.append(undoState.open)
-                }
-            }
-            undoState.open = []
+            undoState.undoStack.mergeOpenIntoLast()
         }
         try body()
     }
 
     func recordUndo(_ step: UndoStep) {
         guard undoState.isEnabled, !undoState.replaying else { return }
-        if undoState.depth > 0 { undoState.open.append(step) } else { undoState.undoStack.append([step]) }
+        undoState.undoStack.record(step)
+        if undoState.depth == 0 { undoState.undoStack.closeOpen() }
     }
 
     /// Reverts the latest group of changes (closing an open group first).
@@ -151,7 +188,7 @@ extension Context {
             if object.isInserted && object.objectID.isTemporary {
                 // Never saved: it leaves the context (redo brings it back).
                 registry[object.objectID] = nil
-                pending[object.objectID] = nil
+                pending.remove(object)
                 object.isInserted = false
                 object.context = nil
                 unannounced.deleted.insert(object.objectID)
@@ -203,6 +240,6 @@ extension Context {
             object.changes[key] = nil
         }
         notePending(object)
-        if !object.isInserted { unannounced.updated.insert(object.objectID) }
+        if !object.isInserted { unannouncedUpdates.insert(object) }
     }
 }

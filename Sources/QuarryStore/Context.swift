@@ -30,11 +30,14 @@ public final class Context {
     /// Uniquing: the one object for each ID in this context.
     var registry: [ObjectID: ManagedObject] = [:]
     /// Objects with unsaved changes, in the order they first changed.
-    var pending: [ObjectID: ManagedObject] = [:]
+    var pending = PendingObjects()
     /// Deleted objects whose delete rules have not been applied yet.
     var unpropagatedDeletes: [ManagedObject] = []
     /// Changes not yet announced by an `objectsDidChange` event.
     var unannounced = ContextChanges()
+    /// Saved objects updated since the last announcement (kept apart from
+    /// `unannounced.updated`: noted on every edit, so it must be cheap).
+    var unannouncedUpdates = UnannouncedUpdates()
     var observers: [Int: (ContextEvent) -> Void] = [:]
     /// While `merge(changes:)` announces a merge: the changes merged (a
     /// results controller also judges objects this context never loaded).
@@ -127,20 +130,23 @@ public final class Context {
     }
 
     func notePending(_ object: ManagedObject) {
-        if object.hasChanges { pending[object.objectID] = object } else { pending[object.objectID] = nil }
+        if object.hasChanges { pending.insert(object) } else { pending.remove(object) }
     }
 
     /// Sets one property's current value, with no inverse maintenance: the
     /// single place every edit (and every undo of one) goes through.
     func setPrimitive(_ object: ManagedObject, _ key: String, _ value: PropertyValue) {
-        let before = object.changes[key] ?? object.committed[key]
-        if object.isInserted || object.committed[key] == nil || object.committed[key] != value {
+        // Each dictionary read hashes the key: read each once (an edit of a
+        // clean object finds `changes` empty and skips it).
+        let saved = object.committed[key]
+        let before = object.changes.isEmpty ? saved : object.changes[key] ?? saved
+        if object.isInserted || saved == nil || saved != value {
             object.changes[key] = value
         } else {
             object.changes[key] = nil
         }
         notePending(object)
-        if !object.isInserted && !object.isDeleted { unannounced.updated.insert(object.objectID) }
+        if !object.isInserted && !object.isDeleted { unannouncedUpdates.insert(object) }
         recordUndo(.value(object, key: key, before: before, after: value))
     }
 
@@ -233,13 +239,13 @@ public final class Context {
                 object.context = nil
                 unannounced.deleted.insert(object.objectID)
             } else {
-                unannounced.updated.insert(object.objectID)
+                unannouncedUpdates.insert(object)
             }
             object.changes = [:]
             object.isInserted = false
             object.isDeleted = false
         }
-        pending = [:]
+        pending.removeAll()
         unpropagatedDeletes = []
         undoState = UndoState()
     }
@@ -249,9 +255,10 @@ public final class Context {
     public func reset() {
         for object in registry.values { object.context = nil }
         registry = [:]
-        pending = [:]
+        pending.removeAll()
         unpropagatedDeletes = []
         unannounced = ContextChanges()
+        _ = unannouncedUpdates.take()
         undoState = UndoState()
     }
 }

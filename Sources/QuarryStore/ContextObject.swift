@@ -39,7 +39,7 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     /// The context the object lives in; nil after `reset()` or once its deletion is saved.
     public internal(set) weak var context: Context?
     /// Saved values loaded so far, by property name.
-    var committed: [String: PropertyValue] = [:]
+    var committed: SavedValues = [:]
     /// Whether the row (attributes and owned to-one keys) has been loaded.
     var rowLoaded = false
     /// To-one keys whose destination entity is not known yet (it has sub-entities).
@@ -50,6 +50,10 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     var batch: FaultBatch?
     public internal(set) var isInserted = false
     public internal(set) var isDeleted = false
+    /// The context's bookkeeping (`PendingObjects`, `UnannouncedUpdates`).
+    var isPending = false
+    var isInPendingList = false
+    var isUnannouncedUpdate = false
 
     init(id: ObjectID, entity: Entity, context: Context) {
         self.objectID = id
@@ -163,7 +167,9 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     // MARK: - Internals
 
     func property(_ key: String) -> Property? {
-        guard let model = context?.model else { return entity.property(named: key) }
+        // Own properties need no model (nor a read of the weak `context`).
+        if let own = entity.property(named: key) { return own }
+        guard let model = context?.model else { return nil }
         return entity.property(named: key, in: model)
     }
 
@@ -174,7 +180,7 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
 
     /// The current value: the unsaved one, else the saved one (loaded on demand).
     func current(_ property: Property) throws -> PropertyValue {
-        if let changed = changes[property.name] { return changed }
+        if !changes.isEmpty, let changed = changes[property.name] { return changed }
         return try saved(property)
     }
 

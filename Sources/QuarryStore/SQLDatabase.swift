@@ -38,6 +38,13 @@ public protocol SQLDatabase: AnyObject {
     /// Runs one statement; returns the number of rows it changed.
     @discardableResult
     func run(_ sql: String, _ arguments: [Value]) throws -> Int
+    /// A statement to run many times with different arguments (a save's
+    /// UPDATEs, one per object): the returned closure runs it once per call.
+    /// The default goes through `run` each time; SQLite keeps the statement
+    /// prepared and binds straight into it, sparing every call the lookup of
+    /// the statement by its text. Keep the closure no longer than the work
+    /// that needs it (it may hold the prepared statement).
+    func preparedRunner(_ sql: String) throws -> ([Value]) throws -> Void
     /// Runs one statement and returns all its rows.
     func query(_ sql: String, _ arguments: [Value], as kinds: [SQLValueKind]) throws -> [[Value]]
     /// Streams the rows of one statement through `body`.
@@ -88,6 +95,17 @@ extension SQLiteConnection: SQLDatabase {
         return lastInsertRowID
     }
 
+    /// A statement of its own (not the cache's, which a nested query of the
+    /// same text could be using), reset after every run.
+    public func preparedRunner(_ sql: String) throws -> ([Value]) throws -> Void {
+        let statement = try prepare(sql)
+        return { arguments in
+            defer { statement.reset() }
+            try statement.bind(arguments)
+            while try statement.step() {}
+        }
+    }
+
     public func inTransaction<T>(_ body: () throws -> T) throws -> T {
         try transaction(.immediate, body)
     }
@@ -106,6 +124,12 @@ extension SQLDatabase {
     /// Runs one statement without arguments.
     @discardableResult
     public func run(_ sql: String) throws -> Int { try run(sql, []) }
+
+    /// Through `run` every time: drivers that cache prepared statements by
+    /// their text themselves (PostgreSQL's) need nothing more.
+    public func preparedRunner(_ sql: String) throws -> ([Value]) throws -> Void {
+        { arguments in try self.run(sql, arguments) }
+    }
 
     /// All rows of one statement (kinds default to `.automatic`).
     public func rows(_ sql: String, _ arguments: [Value] = [], as kinds: [SQLValueKind] = []) throws -> [[Value]] {

@@ -81,6 +81,8 @@ final class Validator {
     let context: Context
     let model: Model
     private var rulesByEntity: [String: EntityRules] = [:]
+    /// The rules used last: consecutive objects nearly always share them.
+    private var lastRules: EntityRules?
 
     init(context: Context) {
         self.context = context
@@ -90,6 +92,7 @@ final class Validator {
     /// What validation reads of one entity (a class: read once per object,
     /// and a struct copy would retain each array).
     final class EntityRules {
+        let entity: String
         /// Checked attributes (not transient, not derived), model order.
         var attributes: [Attribute]
         /// Checked relationships (not transient), model order.
@@ -101,8 +104,9 @@ final class Validator {
         var constraints: [UniquenessConstraint]
         var root: String
 
-        init(attributes: [Attribute], relationships: [Relationship], position: [String: Int],
+        init(entity: String, attributes: [Attribute], relationships: [Relationship], position: [String: Int],
              denied: [Relationship], constraints: [UniquenessConstraint], root: String) {
+            self.entity = entity
             self.attributes = attributes
             self.relationships = relationships
             self.position = position
@@ -113,18 +117,20 @@ final class Validator {
     }
 
     func rules(for entity: Entity) -> EntityRules {
-        if let known = rulesByEntity[entity.name] { return known }
+        if let last = lastRules, last.entity == entity.name { return last }
+        if let known = rulesByEntity[entity.name] { lastRules = known; return known }
         let attributes = entity.allAttributes(in: model).filter { !$0.isTransient && $0.derivation == nil }
         let all = entity.allRelationships(in: model)
         let relationships = all.filter { !$0.isTransient }
         var position: [String: Int] = [:]
         for (i, a) in attributes.enumerated() where position[a.name] == nil { position[a.name] = i }
         for (i, r) in relationships.enumerated() where position[r.name] == nil { position[r.name] = attributes.count + i }
-        let rules = EntityRules(attributes: attributes, relationships: relationships, position: position,
+        let rules = EntityRules(entity: entity.name, attributes: attributes, relationships: relationships, position: position,
                                 denied: all.filter { $0.deleteRule == .deny },
                                 constraints: ([entity] + entity.ancestors(in: model)).flatMap(\.uniquenessConstraints),
                                 root: StoreMappingRoot.root(entity, model))
         rulesByEntity[entity.name] = rules
+        lastRules = rules
         return rules
     }
 
@@ -240,6 +246,10 @@ final class Validator {
     /// context is not deleting it or changing those values.
     private func uniqueness(_ objects: [ManagedObject]) throws -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
+        // Constraints are inherited, so an entity has some only if one of
+        // the model's declares some: most models have none, and a save of
+        // 500k objects then skips a pass over them all.
+        guard model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }) else { return failures }
         let mapping = context.store.mapping
         // Pending objects by constrained values, per hierarchy and
         // constraint, built on first use: each lookup is then a hash probe,
