@@ -1,7 +1,9 @@
 // The default store's fast fill: the rows `DefaultStore.fill` writes object
-// by object, written instead as one multi-row INSERT per table (and one for
-// the employee–project join table), with the primary keys the one-by-one
-// inserts would get (1, 2, 3 ... in an empty table). Values are given as the
+// by object through the store, written instead with one prepared INSERT per
+// table (and one for the employee–project join table) stepped once per row
+// — no per-object SQL text, dictionaries or savepoints — with the primary
+// keys the one-by-one inserts would get (1, 2, 3 ... in an empty table),
+// in the same order. Values are given as the
 // store would store them: decimals as doubles, booleans as 0/1, dates as
 // seconds since 2001, and strings as written here — every name in
 // DefaultStore is already in NFC, which a test checks, so no Unicode
@@ -15,20 +17,18 @@ extension DefaultStore {
         guard case .foreignKey(let departmentColumn)? = mapping.storage(of: "department", of: "Employee"),
               case .joinTable(let joinTable, let employeeColumn, let projectColumn)? = mapping.storage(of: "projects", of: "Employee")
         else { preconditionFailure("the company model keeps Employee.department as a foreign key and projects in a join table") }
-        /// One multi-row INSERT of `attributes` (then the raw columns `extra`), keys 1, 2, 3 ...
+        let connection = store.connection
+        /// One prepared INSERT of `attributes` (then the raw columns `extra`),
+        /// stepped once per row with keys 1, 2, 3 ...: SQLite parses it once.
         func insert(_ entity: String, _ attributes: [String], extra: [String] = [], rows: [[Value]]) throws {
             let names = [StoreMapping.primaryKey, StoreMapping.entityColumn] + attributes.map { mapping.column(for: $0, of: entity)! } + extra
-            let placeholders = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-            let sql = "INSERT INTO \(SQLIdentifier.quoted(mapping.table(for: entity)!)) (\(names.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES "
-                + Array(repeating: placeholders, count: rows.count).joined(separator: ", ")
-            var arguments: [Value] = []
-            arguments.reserveCapacity(rows.count * names.count)
+            let statement = try connection.prepare("INSERT INTO \(SQLIdentifier.quoted(mapping.table(for: entity)!)) (\(names.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES ("
+                + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")")
             for (i, row) in rows.enumerated() {
-                arguments.append(.int(Int64(i + 1)))
-                arguments.append(.string(entity))
-                arguments.append(contentsOf: row)
+                try statement.bind([.int(Int64(i + 1)), .string(entity)] + row)
+                _ = try statement.step()
+                statement.reset()
             }
-            _ = try store.database.run(sql, arguments)
         }
 
         let employees = employees()
@@ -42,14 +42,13 @@ extension DefaultStore {
                            [.string(e.name), .int(e.salary), .int(e.active ? 1 : 0), .date(e.startDate), .string(e.email),
                             e.age.map(Value.int) ?? .null, .int(Int64(e.department + 1))]
                        })
-            var links: [Value] = []
+            let link = try connection.prepare("INSERT INTO \(SQLIdentifier.quoted(joinTable)) (\(SQLIdentifier.quoted(employeeColumn)), \(SQLIdentifier.quoted(projectColumn))) VALUES (?, ?) ON CONFLICT DO NOTHING")
             for (i, e) in employees.enumerated() {
-                for p in e.projects { links.append(.int(Int64(i + 1))); links.append(.int(Int64(p + 1))) }
-            }
-            if !links.isEmpty {
-                let sql = "INSERT INTO \(SQLIdentifier.quoted(joinTable)) (\(SQLIdentifier.quoted(employeeColumn)), \(SQLIdentifier.quoted(projectColumn))) VALUES "
-                    + Array(repeating: "(?, ?)", count: links.count / 2).joined(separator: ", ") + " ON CONFLICT DO NOTHING"
-                _ = try store.database.run(sql, links)
+                for p in e.projects {
+                    try link.bind([.int(Int64(i + 1)), .int(Int64(p + 1))])
+                    _ = try link.step()
+                    link.reset()
+                }
             }
         }
     }
