@@ -100,15 +100,10 @@ extension Parser {
     /// unless the caller asked for Apple's leniency (C varargs cannot tell).
     func checkArgumentCount() throws(Diagnostic) {
         guard let arguments, !allowsExtraArguments else { return }
-        let used = Swift.max(nextArgument, highestPositional)
-        guard arguments.count > used else { return }
-        var hints: [String] = []
-        if Parser.quotedSpecifier(in: strings) {
-            hints.append("'%@' inside quotes is literal text: remove the quotes to insert the argument")
+        if let extra = Parser.extraArguments(given: arguments.count, use: argumentUse,
+                                             span: SourceSpan(start: 0, end: source.utf8.count), strings: strings) {
+            throw extra
         }
-        let uses = used == 1 ? "1 specifier" : "\(used) specifiers"
-        throw Diagnostic(.extraArgument, "\(arguments.count) arguments were given but the format has \(uses)",
-                         at: SourceSpan(start: 0, end: source.utf8.count), hints: hints, stage: .input)
     }
 
     static func quotedSpecifier(in strings: [String]) -> Bool {

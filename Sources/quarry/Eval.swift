@@ -6,6 +6,7 @@ import Foundation
 
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "eval",  // named, so ArgumentParser need not derive it from the type
         abstract: "Evaluate a predicate or expression, or serve the JSON Lines machine interface.")
 
     @Flag(help: "Read JSON Lines requests on stdin and answer one line each.") var jsonl = false

@@ -8,6 +8,7 @@ import QuarryPostgres
 
 struct Fixtures: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fixtures",  // named, so ArgumentParser need not derive it from the type
         abstract: "Generate deterministic test data from a model.",
         discussion: "Factories files are documented in Examples/Fixtures/README.md.")
 

@@ -5,6 +5,7 @@ import QuarryShell
 
 struct Parse: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "parse",  // named, so ArgumentParser need not derive it from the type
         abstract: "Parse a predicate (or expression) and print its canonical form.",
         discussion: """
         Each ARG fills one specifier in order. An ARG that is valid JSON is read as JSON \

@@ -1,8 +1,9 @@
 // `quarry [--store PATH | --postgres URL] [--model PATH] [--mode MODE]
 // [--engine sql|memory] [--keep-going] [--error-format human|json]
-// [-c STATEMENT]... [FILE]...`: the shell, the default subcommand. Argument
-// parsing only; the work is QuarryShell's `ShellSession`, `ScriptRunner`
-// and `REPL`.
+// [--arg VALUE]... [-c STATEMENT]... [FILE]...`: the shell, the default subcommand. Argument
+// parsing only (the common invocations skip ArgumentParser: see
+// ShellOptions.swift); the work is QuarryShell's `ShellSession`,
+// `ScriptRunner` and `REPL`.
 import ArgumentParser
 import Foundation
 import QuarryShell
@@ -26,36 +27,21 @@ struct Shell: ParsableCommand {
     @Option(help: "Where predicates run: sql or memory.") var engine: String = "sql"
     @Flag(help: "Run everything even after an error.") var keepGoing = false
     @Option(name: .customLong("error-format"), help: "Errors as 'human' or 'json'.") var errorFormat = "human"
+    @Option(name: .customLong("arg"), help: "A value for the %@, %d, %K ... of each statement, in order (JSON, or a plain string).")
+    var args: [String] = []
     @Option(name: .customShort("c"), help: "A statement or dot-command to run (repeatable).") var command: [String] = []
     @Argument(help: "Query files to run.") var files: [String] = []
 
     func validate() throws {
-        if let mode, OutputMode(rawValue: mode.lowercased()) == nil {
-            throw ValidationError("unknown mode '\(mode)'; use " + OutputMode.allCases.map(\.rawValue).joined(separator: ", "))
+        if let problem = ShellOptions.problem(store: store, postgres: postgres, mode: mode, engine: engine, errorFormat: errorFormat) {
+            throw ValidationError(problem)
         }
-        if FetchEngine(rawValue: engine) == nil { throw ValidationError("unknown engine '\(engine)'; use sql or memory") }
-        if errorFormat != "human" && errorFormat != "json" { throw ValidationError("--error-format is human or json") }
-        if store != nil && postgres != nil { throw ValidationError("give --store or --postgres, not both") }
     }
 
     func run() throws {
-        let interactive = files.isEmpty && command.isEmpty && isatty(0) != 0
-        let location: StoreLocation = postgres.map(StoreLocation.postgres) ?? store.map(StoreLocation.sqlite) ?? .defaultStore
-        let session = ShellSession(location: location,
-                                   mode: mode.flatMap { OutputMode(rawValue: $0.lowercased()) } ?? .table,
-                                   output: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-                                   errors: { text in FileHandle.standardError.write(Data(text.utf8)) })
-        session.engine = FetchEngine(rawValue: engine)!
-        session.jsonErrors = errorFormat == "json"
-        var status = session.setUp(modelPath: model, openStore: store != nil || postgres != nil)
-        if status == 0 {
-            if interactive {
-                status = REPL(session: session).run()
-            } else {
-                let runner = ScriptRunner(session: session, keepGoing: keepGoing)
-                status = files.isEmpty && command.isEmpty ? runner.runStandardInput() : runner.run(Self.orderedSources())
-            }
-        }
+        let options = ShellOptions(store: store, postgres: postgres, model: model, mode: mode, engine: engine, keepGoing: keepGoing,
+                                   errorFormat: errorFormat, arguments: args, sources: Self.orderedSources())
+        let status = options.run()
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -63,7 +49,7 @@ struct Shell: ParsableCommand {
     /// options and arguments apart, so the order is read from argv).
     static func orderedSources() -> [ScriptSource] {
         var sources: [ScriptSource] = []
-        let withValue: Set<String> = ["--store", "--postgres", "--model", "--mode", "--engine", "--error-format"]
+        let withValue: Set<String> = ["--store", "--postgres", "--model", "--mode", "--engine", "--error-format", "--arg"]
         var args = CommandLine.arguments.dropFirst()
         if args.first == "shell" { args = args.dropFirst() }
         var onlyFiles = false

@@ -7,11 +7,13 @@ import Testing
 
 /// Runs sources on a fresh session (the embedded default store) and captures everything.
 func transcript(_ sources: [ScriptSource], keepGoing: Bool = false, mode: OutputMode = .table,
-                jsonErrors: Bool = false, store: StoreLocation = .defaultStore, modelPath: String? = nil) -> (out: String, err: String, status: Int32) {
+                jsonErrors: Bool = false, store: StoreLocation = .defaultStore, modelPath: String? = nil,
+                arguments: [Value] = []) -> (out: String, err: String, status: Int32) {
     final class Box: @unchecked Sendable { var out = ""; var err = "" }
     let box = Box()
     let session = ShellSession(location: store, mode: mode, output: { box.out += $0 }, errors: { box.err += $0 })
     session.jsonErrors = jsonErrors
+    session.arguments = arguments
     var status = session.setUp(modelPath: modelPath, openStore: store != .defaultStore)
     if status == 0 { status = ScriptRunner(session: session, keepGoing: keepGoing).run(sources) }
     return (box.out, box.err, status)
@@ -201,8 +203,4 @@ struct ShellTranscriptTests {
 
     @Test func examplesExist() { #expect(Self.examples.contains("tour.qry")) }
 
-    @Test func embeddedModelMatchesTheFile() throws {
-        let file = try String(contentsOf: packageRoot.appendingPathComponent("Examples/Models/Company.yaml"), encoding: .utf8)
-        #expect(DefaultStore.companyYAML == file)
-    }
 }

@@ -121,7 +121,7 @@ extension ShellSession {
             output(tokenListing(text))
         case ".ast":
             guard let text = lastStatement else { output("(no statement yet)\n"); return }
-            output(try StatementParser.parse(text).json.serialized + "\n")
+            output(try StatementParser.parse(text, arguments: self.arguments).json.serialized + "\n")
         default:
             let names = Self.dotCommands.map { String($0.0.split(separator: " ")[0]) } + [".exit"]
             let hint = Suggestions.closest(to: command, among: names).map { ["did you mean '\($0)'?"] } ?? ["type .help for the list"]

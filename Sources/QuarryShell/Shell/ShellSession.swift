@@ -1,8 +1,9 @@
-// A shell session: the store and its model, `SET` variables, the output
-// mode, the engine, and the .timer/.explain switches. It runs script text —
-// statements and dot-commands — writing results to `output` and rendered
-// errors to `errors`, so tests capture both without a process. The REPL,
-// the script runner and `-c` all go through `run(_:file:stopOnError:)`.
+// A shell session: the store and its model, `SET` variables, the `--arg`
+// values, the output mode, the engine, and the .timer/.explain switches. It
+// runs script text — statements and dot-commands — writing results to
+// `output` and rendered errors to `errors`, so tests capture both without a
+// process. The REPL, the script runner and `-c` all go through
+// `run(_:file:stopOnError:)`.
 import Foundation
 
 /// Where the session's data lives.
@@ -39,6 +40,8 @@ public final class ShellSession {
     /// Errors in red (the REPL on a terminal; never when piped).
     public var colour = false
     public var variables: [String: Value] = [:]
+    /// The `--arg` values: what `%@`, `%d`, `%K`, `%2$@` ... in statements stand for.
+    public var arguments: [Value] = []
     /// The text of the last statement read, for `.tokens` and `.ast`.
     var lastStatement: String?
 
@@ -147,7 +150,7 @@ public final class ShellSession {
                 case .statement:
                     lastStatement = item.text
                     do throws(ShellError) {
-                        try execute(StatementParser.parse(item.text))
+                        try execute(StatementParser.parse(item.text, arguments: arguments))
                     } catch {
                         throw error.located ? error.shifted(by: item.offset) : error
                     }

@@ -166,12 +166,17 @@ extension StatementParser {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A clause's predicate; its specifiers go on reading the statement's arguments.
     func predicate(_ c: Clause) throws(ShellError) -> Predicate {
-        do { return try Parser.parsePredicate(masked(c.from, c.to), arguments: []) } catch { throw ShellError(error) }
+        do { return try Parser.parsePredicate(SourceText(masked(c.from, c.to)), arguments: arguments, continuing: &cursor.use) } catch {
+            throw ShellError(error)
+        }
     }
 
     func expression(_ a: Int, _ b: Int) throws(ShellError) -> Expression {
-        do { return try Parser.parseExpression(masked(a, b), arguments: []) } catch { throw ShellError(error) }
+        do { return try Parser.parseExpression(SourceText(masked(a, b)), arguments: arguments, continuing: &cursor.use) } catch {
+            throw ShellError(error)
+        }
     }
 
     // items = item {"," item} ; item = expression ["AS" identifier] ;

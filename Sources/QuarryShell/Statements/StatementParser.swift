@@ -10,18 +10,42 @@
 // Statement words are not reserved words of the predicate language: they are
 // recognised only where a clause can start, at depth 0 (so `SUBQUERY(x, $y,
 // $y.limit > 1)` is fine, but a top-level key named `limit` needs `SELF.limit`).
+//
+// `%@`-style specifiers take the `--arg` values: the statement is one format
+// string, so `%@` and `%d` read them in order across its clauses and `%2$@`
+// reads the second. A specifier without a value is A001 at the specifier;
+// sequential specifiers that leave values unused are A002, as for `quarry
+// parse`. A statement that names its values by position takes only those it
+// names, and one with no specifiers ignores the values, so the statements of
+// one file can use different ones (but `'%@'` in quotes, with values given,
+// is A002 with a hint).
 
 public struct StatementParser {
     let source: SourceText
     let tokens: ContiguousArray<Token>
+    let arguments: [Value]
+    /// How far the clauses parsed so far have read into `arguments`.
+    final class Cursor { var use = ArgumentUse() }
+    let cursor = Cursor()
 
     /// Parses one statement (without its `;`). Spans are offsets into `text`.
-    public static func parse(_ text: String) throws(ShellError) -> Statement {
+    public static func parse(_ text: String, arguments: [Value] = []) throws(ShellError) -> Statement {
         let source = SourceText(text)
-        let tokens: ContiguousArray<Token>
-        do { tokens = try Lexer.tokenize(source).tokens } catch { throw ShellError(error) }
-        let parser = StatementParser(source: source, tokens: tokens)
-        return try parser.statement(from: 0, to: tokens.count - 1)
+        let lexed: (tokens: ContiguousArray<Token>, strings: [String])
+        do { lexed = try Lexer.tokenize(source) } catch { throw ShellError(error) }
+        let tokens = lexed.tokens
+        let parser = StatementParser(source: source, tokens: tokens, arguments: arguments)
+        let statement = try parser.statement(from: 0, to: tokens.count - 1)
+        if !arguments.isEmpty, tokens.count > 1 {
+            let hasSpecifiers = tokens.contains { if case .specifier = $0.kind { true } else { false } }
+            let span = SourceSpan(start: tokens[0].span.start, end: tokens[tokens.count - 2].span.end)
+            let use = parser.cursor.use
+            if (hasSpecifiers && use.highestPositional == 0) || (!hasSpecifiers && Parser.containsQuotedSpecifier(lexed.strings)),
+               let extra = Parser.extraArguments(given: arguments.count, use: use, span: span, strings: lexed.strings) {
+                throw ShellError(extra)
+            }
+        }
+        return statement
     }
 
     static let verbs = ["FETCH", "COUNT", "EVAL", "INSERT", "UPDATE", "DELETE", "SECTIONS", "SET", "EXPLAIN"]
@@ -42,9 +66,12 @@ public struct StatementParser {
             guard a + 1 < b else { throw ShellError(.emptyClause, "expected an expression after EVAL", at: end(of: a)) }
             // An expression, or else a predicate; the error shown is the
             // expression's unless only a predicate reading gets further.
+            let before = cursor.use
             do throws(ShellError) { return .eval(try expression(a + 1, b)) } catch {
+                var use = before
                 if error.code == DiagnosticCode.unexpectedTrailingInput.rawValue || error.code == DiagnosticCode.expectedValue.rawValue,
-                   let p = try? Parser.parsePredicate(masked(a + 1, b), arguments: []) {
+                   let p = try? Parser.parsePredicate(SourceText(masked(a + 1, b)), arguments: arguments, continuing: &use) {
+                    cursor.use = use
                     return .evalPredicate(p)
                 }
                 throw error

@@ -1,56 +1,15 @@
 // The embedded default store: the example company (Examples/Models/
-// Company.yaml, embedded here so the binary needs no files) in an in-memory
-// SQLite database, filled with the same departments, employees and projects
-// on every machine: a seeded SplitMix64 generator and fixed lists of names
-// (non-ASCII ones included, so that [cd] searches and column widths have
-// something to show). `quarry Examples/Queries/tour.qry` runs against it.
-// A test keeps the embedded model text equal to the file.
+// Company.yaml, built in code here so the binary needs no files and start-up
+// parses no YAML) in an in-memory SQLite database, filled with the same
+// departments, employees and projects on every machine: a seeded SplitMix64
+// generator and fixed lists of names (non-ASCII ones included, so that [cd]
+// searches and column widths have something to show). `quarry
+// Examples/Queries/tour.qry` runs against it. `make()` writes the rows with a
+// few multi-row INSERTs (DefaultStore+Rows.swift); `fill(_:)` writes the same
+// rows object by object on any database. Tests keep the model equal to the
+// file's and the two fills' tables equal, row for row.
 
 enum DefaultStore {
-    /// The text of Examples/Models/Company.yaml.
-    static let companyYAML = #"""
-# The company model of Quarry's examples and seeds: departments, their
-# employees, and projects that employees work on (many-to-many).
-# Company.xcdatamodeld is the same model as Xcode writes it; the tests check
-# that the two read as equal models.
-entities:
-  Department:
-    attributes:
-      name: { type: string, optional: false, unique: true }
-      budget: { type: decimal, min: 0 }
-    relationships:
-      employees: { to: Employee, many: true, inverse: department, delete: cascade }
-    indexes: [name]
-
-  Employee:
-    attributes:
-      name: { type: string, optional: false }
-      age: { type: integer16, min: 16, max: 120 }
-      salary: { type: integer64, optional: false, default: 50000, min: 0 }
-      startDate: date
-      active: { type: boolean, optional: false, default: true }
-      email: { type: string, regex: '[^@ ]+@[^@ ]+' }
-    relationships:
-      department: { to: Department, delete: nullify }     # inverse stated on Department.employees
-      projects: { to: Project, many: true, inverse: members }
-    indexes:
-      bySalaryIndex: [salary desc]
-
-  Project:
-    attributes:
-      name: { type: string, optional: false }
-      budget: { type: decimal, default: 0, min: 0 }
-      deadline: date
-    relationships:
-      members: [Employee]                                 # many-to-many with Employee.projects
-
-fetchRequests:
-  wellPaid: { entity: Employee, predicate: "salary > 100000" }
-  inDepartment: { entity: Employee, predicate: "department.name == $name" }
-  onBigProjects: { entity: Employee, predicate: "ANY projects.budget > $minimum" }
-
-"""#
-
     static let departments = ["Engineering", "Sales", "Marketing", "Finance", "Support", "Legal", "Research",
                               "Operations", "Design", "People"]
     static let firstNames = ["José", "Zoë", "Jürgen", "Łukasz", "Søren", "Anaïs", "Chloé", "Björn", "Ana", "John",
@@ -76,8 +35,42 @@ fetchRequests:
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     }
 
+    /// The model of Examples/Models/Company.yaml.
     static func model() throws -> Model {
-        try ModelReader.read(yaml: companyYAML, file: "Company.yaml")
+        let department = Entity(
+            name: "Department",
+            attributes: [Attribute(name: "name", type: .string, isOptional: false),
+                         Attribute(name: "budget", type: .decimal, minimum: .decimal(0))],
+            relationships: [Relationship(name: "employees", destination: "Employee", isToMany: true, inverse: "department",
+                                         deleteRule: .cascade)],
+            fetchIndexes: [FetchIndex(name: "byNameIndex", elements: [FetchIndexElement(property: "name")])],
+            uniquenessConstraints: [UniquenessConstraint(["name"])])
+        let employee = Entity(
+            name: "Employee",
+            attributes: [Attribute(name: "name", type: .string, isOptional: false),
+                         Attribute(name: "age", type: .integer16, minimum: .int(16), maximum: .int(120)),
+                         Attribute(name: "salary", type: .integer64, isOptional: false, defaultValue: .int(50_000), minimum: .int(0)),
+                         Attribute(name: "startDate", type: .date),
+                         Attribute(name: "active", type: .boolean, isOptional: false, defaultValue: .bool(true)),
+                         Attribute(name: "email", type: .string, regularExpression: "[^@ ]+@[^@ ]+")],
+            relationships: [Relationship(name: "department", destination: "Department", inverse: "employees", deleteRule: .nullify),
+                            Relationship(name: "projects", destination: "Project", isToMany: true, inverse: "members")],
+            fetchIndexes: [FetchIndex(name: "bySalaryIndex", elements: [FetchIndexElement(property: "salary", isAscending: false)])])
+        let project = Entity(
+            name: "Project",
+            attributes: [Attribute(name: "name", type: .string, isOptional: false),
+                         Attribute(name: "budget", type: .decimal, defaultValue: .decimal(0), minimum: .decimal(0)),
+                         Attribute(name: "deadline", type: .date)],
+            relationships: [Relationship(name: "members", destination: "Employee", isToMany: true, inverse: "projects")])
+        do {
+            return Model(entities: [department, employee, project], fetchRequestTemplates: [
+                try FetchRequestTemplate(name: "wellPaid", entity: "Employee", predicateFormat: "salary > 100000"),
+                try FetchRequestTemplate(name: "inDepartment", entity: "Employee", predicateFormat: "department.name == $name"),
+                try FetchRequestTemplate(name: "onBigProjects", entity: "Employee", predicateFormat: "ANY projects.budget > $minimum"),
+            ])
+        } catch {
+            preconditionFailure("the embedded model's predicates parse: \(error)")
+        }
     }
 
     /// Seconds since 2001 of a `yyyy-mm-dd` date at midnight UTC.
@@ -94,21 +87,57 @@ fetchRequests:
         return Double(days) * 86_400 - 978_307_200
     }
 
+    /// One employee of the example company, as `fill` and `make` write it.
+    struct EmployeeRow {
+        var name: String
+        var salary: Int64
+        var active: Bool
+        var startDate: Double
+        var email: String
+        var age: Int64?
+        var department: Int      // index into `departments`
+        var projects: [Int]      // indexes into `projects`, in link order (repeats possible)
+    }
+
+    /// The 200 employees; the generator is drawn from in the same order on every run.
+    static func employees() -> [EmployeeRow] {
+        var rng = Generator(state: 2001)
+        let start2010 = date("2010-01-01")
+        var rows: [EmployeeRow] = []
+        rows.reserveCapacity(200)
+        for e in 0..<200 {
+            let first = firstNames[rng.below(firstNames.count)], last = lastNames[rng.below(lastNames.count)]
+            let salary = Int64(30_000 + rng.below(241) * 500)
+            let active = rng.below(10) != 0
+            let startDate = start2010 + Double(rng.below(5_000)) * 86_400
+            // A few employees have no recorded age: nulls should be visible.
+            let age = e % 25 != 7 ? Int64(22 + rng.below(44)) : nil
+            let department = rng.below(departments.count)
+            var projectIndexes: [Int] = []
+            for _ in 0..<rng.below(3) { projectIndexes.append(rng.below(projects.count)) }
+            rows.append(EmployeeRow(name: "\(first) \(last)", salary: salary, active: active, startDate: startDate,
+                                    email: "employee\(e + 1)@example.com", age: age, department: department, projects: projectIndexes))
+        }
+        return rows
+    }
+
+    static func departmentBudget(_ i: Int) -> Double { Double(500_000 + i * 125_000) }
+
     /// 10 departments, 200 employees, 6 projects; the same on every run.
     static func make() throws -> SQLStore {
         let store = try SQLStore(path: ":memory:", model: try model())
-        try fill(store)
+        try writeRows(into: store)
         return store
     }
 
     /// Writes the example company into an empty store of the company model
-    /// (any database: the tests fill a PostgreSQL schema the same way).
+    /// object by object (any database: the tests fill a PostgreSQL schema
+    /// the same way).
     static func fill(_ store: SQLStore) throws {
-        var rng = Generator(state: 2001)
         try store.database.inTransaction {
             var departmentIDs: [ObjectID] = []
             for (i, name) in departments.enumerated() {
-                departmentIDs.append(try store.insert("Department", ["name": .string(name), "budget": .double(Double(500_000 + i * 125_000))]))
+                departmentIDs.append(try store.insert("Department", ["name": .string(name), "budget": .double(departmentBudget(i))]))
             }
             var projectIDs: [ObjectID] = []
             for (name, budget, deadline) in projects {
@@ -116,20 +145,14 @@ fetchRequests:
                 if let deadline { values["deadline"] = .date(date(deadline)) }
                 projectIDs.append(try store.insert("Project", values))
             }
-            let start2010 = date("2010-01-01")
-            for e in 0..<200 {
-                let first = firstNames[rng.below(firstNames.count)], last = lastNames[rng.below(lastNames.count)]
+            for row in employees() {
                 var values: [String: Value] = [
-                    "name": .string("\(first) \(last)"),
-                    "salary": .int(Int64(30_000 + rng.below(241) * 500)),
-                    "active": .bool(rng.below(10) != 0),
-                    "startDate": .date(start2010 + Double(rng.below(5_000)) * 86_400),
-                    "email": .string("employee\(e + 1)@example.com"),
+                    "name": .string(row.name), "salary": .int(row.salary), "active": .bool(row.active),
+                    "startDate": .date(row.startDate), "email": .string(row.email),
                 ]
-                // A few employees have no recorded age: nulls should be visible.
-                if e % 25 != 7 { values["age"] = .int(Int64(22 + rng.below(44))) }
-                let id = try store.insert("Employee", values, toOne: ["department": departmentIDs[rng.below(departmentIDs.count)]])
-                for _ in 0..<rng.below(3) { try store.link(id, "projects", projectIDs[rng.below(projectIDs.count)]) }
+                if let age = row.age { values["age"] = .int(age) }
+                let id = try store.insert("Employee", values, toOne: ["department": departmentIDs[row.department]])
+                for p in row.projects { try store.link(id, "projects", projectIDs[p]) }
             }
         }
     }
