@@ -100,7 +100,9 @@ struct PostgresREPLTests {
         #expect(repl.screen.lowercased().contains("cancel"), "\(repl.screen.suffix(400).debugDescription)")
         repl.type("COUNT Department\r")
         #expect(repl.wait(for: "     1\r\n"), "\(repl.screen.suffix(400).debugDescription)")
+        // Ctrl-D ends the shell only on an empty line at the prompt.
+        #expect(repl.waitAfter("     1\r\n", for: "quarry> "))
         repl.type("\u{04}")
-        #expect(repl.finish() == 0)
+        #expect(repl.finish() == 0, "\(repl.screen.suffix(600).debugDescription)")
     }
 }
