@@ -8,9 +8,11 @@
 // - Rows decode to `Value`s by the kinds the caller asks for (a boolean
 //   stored as 0/1, a date stored as seconds since 2001); `.automatic` decodes
 //   by the engine's own column type.
-// - `transaction` commits when its body returns and rolls back when it
+// - `inTransaction` commits when its body returns and rolls back when it
 //   throws; nested calls become savepoints.
-// - `execute` returns how many rows the statement changed.
+// - `run` returns how many rows the statement changed.
+// (The names differ from SQLiteConnection's own `execute` / `transaction`,
+// whose overloads would otherwise be ambiguous on a SQLite connection.)
 import QuarrySQL
 import QuarrySQLite
 
