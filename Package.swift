@@ -42,7 +42,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "QuarrySQLite", dependencies: ["CSQLite", "QuarryEvaluation"]),
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
-        .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation", "QuarryStore", "QuarryPostgres", "CReadline"]),
+        // The default store's prebuilt SQLite image (bytes in C: compiles fast).
+        .target(name: "CDefaultStoreImage"),
+        .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation", "QuarryStore", "QuarryPostgres", "CReadline",
+                                                    "CDefaultStoreImage"]),
         .executableTarget(
             name: "quarry",
             dependencies: [

@@ -1,8 +1,10 @@
 // The embedded default store: its model, built in code, is the model of
-// Examples/Models/Company.yaml; the fast fill (multi-row INSERTs, no Unicode
-// normalization) leaves every table exactly as the object-by-object `fill`
-// does, value for value and type for type; and the names it skips
-// normalizing are already NFC.
+// Examples/Models/Company.yaml; the compiled database image and the fast
+// fill (prepared INSERTs, no Unicode normalization) leave every table
+// exactly as the object-by-object `fill` does, value for value and type for
+// type, with the same schema; and the names it skips normalizing are
+// already NFC. With QUARRY_RECORD_DEFAULT_STORE_IMAGE=1 one test rewrites
+// the image's C source instead (Scripts/generate-default-store-image.sh).
 import Foundation
 import Testing
 @testable import QuarryShell
@@ -31,11 +33,45 @@ struct DefaultStoreTests {
         return tables
     }
 
+    /// The schema: every table's and index's SQL, by name.
+    static func schema(_ store: SQLStore) throws -> [String: String] {
+        let rows = try store.connection.query("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL", as: [.string, .string])
+        var schema: [String: String] = [:]
+        for row in rows { if case .string(let name) = row[0], case .string(let sql) = row[1] { schema[name] = sql } }
+        return schema
+    }
+
+    static var recording: Bool { ProcessInfo.processInfo.environment["QUARRY_RECORD_DEFAULT_STORE_IMAGE"] == "1" }
+
+    @Test(.disabled(if: recording, "re-recording the image"))
+    func compiledImageIsWhatTheCodeWrites() throws {
+        let written = try DefaultStore.writtenStore()
+        let loaded = try DefaultStore.make()
+        #expect(try Self.schema(loaded) == Self.schema(written),
+                "the default store's schema changed: run Scripts/generate-default-store-image.sh")
+        #expect(try Self.dump(loaded) == Self.dump(written),
+                "the default store's rows changed: run Scripts/generate-default-store-image.sh")
+        #expect(try Self.schema(loaded).count >= 5)
+    }
+
+    @Test(.enabled(if: recording, "set QUARRY_RECORD_DEFAULT_STORE_IMAGE=1 to re-record"))
+    func recordImage() throws {
+        let bytes = try DefaultStore.image()
+        let file = packageRoot.appendingPathComponent("Sources/CDefaultStoreImage/default_store_image.c")
+        try DefaultStore.imageSource(bytes).write(to: file, atomically: true, encoding: .utf8)
+        // The image must load and hold what the code writes.
+        let connection = try SQLiteConnection.inMemory()
+        try bytes.withUnsafeBytes { try connection.loadImage($0) }
+        let reloaded = try SQLStore(database: connection, model: try DefaultStore.model())
+        #expect(try Self.dump(reloaded) == Self.dump(try DefaultStore.writtenStore()))
+    }
+
     @Test func fastFillWritesWhatFillWrites() throws {
         let slow = try SQLStore(path: ":memory:", model: try DefaultStore.model())
         try DefaultStore.fill(slow)
-        let fast = try DefaultStore.make()
+        let fast = try DefaultStore.writtenStore()
         let (a, b) = (try Self.dump(slow), try Self.dump(fast))
+        #expect(try Self.schema(slow) == Self.schema(fast))
         #expect(a.keys.sorted() == b.keys.sorted())
         for table in a.keys.sorted() {
             #expect(a[table] == b[table], "table \(table)")

@@ -4,10 +4,12 @@
 // departments, employees and projects on every machine: a seeded SplitMix64
 // generator and fixed lists of names (non-ASCII ones included, so that [cd]
 // searches and column widths have something to show). `quarry
-// Examples/Queries/tour.qry` runs against it. `make()` writes the rows with a
-// few multi-row INSERTs (DefaultStore+Rows.swift); `fill(_:)` writes the same
-// rows object by object on any database. Tests keep the model equal to the
-// file's and the two fills' tables equal, row for row.
+// Examples/Queries/tour.qry` runs against it. `make()` loads a prebuilt
+// SQLite image of it (DefaultStore+Image.swift); `writtenStore()` builds the
+// same database with one prepared INSERT per table (DefaultStore+Rows.swift);
+// `fill(_:)` writes the same rows object by object on any database. Tests
+// keep the model equal to the file's, and the image and the two fills equal,
+// table for table and row for row.
 
 enum DefaultStore {
     static let departments = ["Engineering", "Sales", "Marketing", "Finance", "Support", "Legal", "Research",
@@ -124,7 +126,16 @@ enum DefaultStore {
     static func departmentBudget(_ i: Int) -> Double { Double(500_000 + i * 125_000) }
 
     /// 10 departments, 200 employees, 6 projects; the same on every run.
+    /// Loaded from the prebuilt database image (DefaultStore+Image.swift).
     static func make() throws -> SQLStore {
+        let connection = try SQLiteConnection.inMemory()
+        try loadImage(into: connection)
+        return try SQLStore(database: connection, model: try model())
+    }
+
+    /// The same store built the long way: schema created, rows inserted.
+    /// The image is made from this, and tests compare the two.
+    static func writtenStore() throws -> SQLStore {
         let store = try SQLStore(path: ":memory:", model: try model())
         try writeRows(into: store)
         return store
