@@ -53,6 +53,8 @@ final class Watch: FetchedResultsDelegate {
     private(set) var headings: [SectionHeading] = []
     /// Change sets reported since the last `takeReports()`.
     private var pending: [FetchedResultsChange] = []
+    /// What the last `takeReports()` returned (tests replay it on the old sections).
+    private(set) var lastReports: [WatchReport] = []
 
     /// Fetches and starts tracking. Throws the controller's errors (no sort,
     /// sections not contiguous) and the store's.
@@ -104,7 +106,7 @@ final class Watch: FetchedResultsDelegate {
     /// The change sets reported since the last call, with the headings they
     /// index; the headings are brought up to date.
     func takeReports() -> [WatchReport] {
-        guard !pending.isEmpty else { return [] }
+        guard !pending.isEmpty else { lastReports = []; return [] }
         let before = headings
         headings = currentHeadings()
         let reports = pending.enumerated().map { i, change in
@@ -113,6 +115,7 @@ final class Watch: FetchedResultsDelegate {
             WatchReport(change: change, before: i == 0 ? before : headings, after: headings)
         }
         pending = []
+        lastReports = reports
         return reports
     }
 
