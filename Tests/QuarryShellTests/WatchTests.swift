@@ -45,6 +45,10 @@ struct WatchTests {
         // Deleting a department cascades to its employees: its section goes.
         (byDepartment, "DELETE Department WHERE name == 'Support'",
          "deleted 1 object\nwatch: section 'Support' [S] deleted at 3\nwatch: Employee/59 deleted from 'Support' [3, 0]\n", "", 0),
+        // The same when the sections do not read the department: the cascaded
+        // employees are merged as deleted, not left as faults of gone rows.
+        (byAge, "DELETE Department WHERE name == 'Sales'",
+         "deleted 1 object\nwatch: section '64' [6] deleted at 0\nwatch: Employee/81 deleted from '64' [0, 0]\n", "", 0),
         // Renaming a department renames (deletes and inserts) its section.
         (byDepartment, "UPDATE Department SET name = 'Zales' WHERE name == 'Sales'",
          "updated 1 object\nwatch: section 'Sales' [S] deleted at 2\nwatch: section 'Zales' [Z] inserted at 3\n"
@@ -187,6 +191,7 @@ struct WatchStateTests {
             "UPDATE Employee SET salary = 200000 WHERE department.name == 'People' AND age < 30", // several join
         ]),
         (WatchTests.byAge, [
+            "DELETE Department WHERE name == 'Support'",                                       // cascade, key reads no relationship
             "UPDATE Employee SET age = 64 WHERE age == 65",
             "UPDATE Employee SET age = age + 1 WHERE age >= 60",
             "INSERT Employee {name: 'Zed New', age: 70}",
