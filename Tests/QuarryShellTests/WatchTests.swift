@@ -62,6 +62,8 @@ struct WatchTests {
          "watching: \(byAge) (2 sections, 3 objects)\nstopped watching: \(byAge)\nupdated 1 object\nnot watching; start with \(ShellSession.watchUsage)\nnot watching\n", "", 0),
         (byAge, ".open :memory:\nUPDATE Employee SET age = 1",
          "stopped watching: \(byAge) (another store was opened)\nupdated 0 objects\n", "", 0),
+        (byAge, ".model Examples/Models/Tasks.yaml\nCOUNT Task",
+         "stopped watching: \(byAge) (the store was reopened with another model)\n count\n-------\n     0\n(1 row)\n", "", 0),
         // JSON modes: one object per write.
         (byAge, ".mode json\nUPDATE Employee SET age = 65 WHERE email == 'employee81@example.com'",
          "[\n{\"updated\":1}\n]\n{\"watch\":\"\(byAge)\",\"sections\":[{\"type\":\"delete\",\"index\":0,\"section\":\"64\",\"indexTitle\":\"6\"}],"
@@ -130,6 +132,10 @@ struct WatchTests {
         #expect(run(".help").out.contains(".watch SECTIONS ..."))
         #expect(Completion.candidates(line: ".wa", word: ".wa", model: nil) == [".watch"])
         #expect(Completion.candidates(line: ".un", word: ".un", model: nil) == [".unwatch"])
+        // The statement after .watch completes as any statement does.
+        let model = try? DefaultStore.model()
+        #expect(Completion.candidates(line: ".watch SECTIONS Employee BY department.na", word: "department.na", model: model) == ["department.name"])
+        #expect(Completion.candidates(line: ".watch SECTIONS Empl", word: "Empl", model: model) == ["Employee"])
     }
 
     @Test func aTrailingSemicolonIsAllowed() {
@@ -197,6 +203,17 @@ struct WatchStateTests {
             "INSERT Employee {name: 'Zed New', age: 70}",
             "DELETE Employee WHERE age == 65",
             "UPDATE Employee SET age = 80 WHERE age >= 64 AND name BEGINSWITH 'A'",
+        ]),
+        // Headings that are not the controller's section names: NULL and booleans.
+        ("SECTIONS Employee BY age WHERE age == nil OR age >= 65 SORT BY age, name", [
+            "UPDATE Employee SET age = 66 WHERE email == 'employee8@example.com'",
+            "UPDATE Employee SET age = 65 WHERE age == nil",
+            "UPDATE Employee SET age = nil WHERE age == 66",
+        ]),
+        ("SECTIONS Employee BY active WHERE age >= 60 SORT BY active, name", [
+            "UPDATE Employee SET active = NO WHERE age >= 63",
+            "UPDATE Employee SET active = YES WHERE age >= 60",
+            "INSERT Employee {name: 'Old Timer', age: 90, active: NO}",
         ]),
     ]
 
