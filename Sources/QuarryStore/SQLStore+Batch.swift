@@ -45,8 +45,15 @@ extension SQLStore {
     /// returns how many objects of `entity` were deleted.
     @discardableResult
     public func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?) throws -> Int {
+        try batchDelete(entity: entity, predicate: predicate, listing: nil)
+    }
+
+    /// `batchDelete`, telling `listing` (when the delete rules ran) every
+    /// row about to go — the selected ones and those cascades added. The
+    /// one-statement path never calls it: it deletes the selected rows only.
+    func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?, listing: (([ObjectID]) -> Void)?) throws -> Int {
         if let direct = try directDelete(entity: entity, predicate: predicate) { return direct }
-        return try deleteWithRules {
+        return try deleteWithRules(listing: listing) {
             if let keys = try SQLPlanner.planKeys(entity: entity, predicate: predicate, mapping: mapping, now: now()) {
                 try database.run("INSERT INTO \(database.deleteList) " + keys.sql, keys.arguments)
             } else {
@@ -59,13 +66,20 @@ extension SQLStore {
 
     /// Deletes the rows `queue` puts in the delete list, after the delete
     /// rules have run, in one transaction; returns how many were queued.
-    func deleteWithRules(_ queue: () throws -> Void) throws -> Int {
+    /// `listing` is told every row of the final delete list.
+    func deleteWithRules(listing: (([ObjectID]) -> Void)? = nil, _ queue: () throws -> Void) throws -> Int {
         try database.inTransaction {
             try database.run(#"CREATE TEMP TABLE IF NOT EXISTS "_quarry_delete" ("entity" TEXT NOT NULL, "pk" BIGINT NOT NULL, PRIMARY KEY ("entity", "pk"))"#)
             try database.run("DELETE FROM \(database.deleteList)")
             try queue()
             let requested = try countQueued()
             try applyDeleteRules()
+            if let listing {
+                listing(try database.rows("SELECT \"entity\", \"pk\" FROM \(database.deleteList) ORDER BY \"entity\", \"pk\"").compactMap { row in
+                    guard case .string(let e) = row[0], case .int(let pk) = row[1] else { return nil }
+                    return ObjectID(entity: e, primaryKey: pk)
+                })
+            }
             // Keys elsewhere that still point at deleted rows are cleared.
             for source in model.entities {
                 for r in source.relationships {

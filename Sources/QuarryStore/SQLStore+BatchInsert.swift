@@ -23,6 +23,14 @@ public enum BatchResultType: Sendable {
     case status, count, objectIDs
 }
 
+/// What `batchDeleteListingCascades` removed.
+public struct BatchDeletion: Sendable, Equatable {
+    /// The objects the predicate selected (what `.objectIDs` lists).
+    public var selected: [ObjectID]
+    /// Every object deleted: the selected ones and the cascaded ones.
+    public var deleted: [ObjectID]
+}
+
 /// A batch insert failed at one row.
 public struct BatchInsertError: Error, CustomStringConvertible {
     /// The zero-based index of the offending row.
@@ -149,6 +157,20 @@ extension SQLStore {
             let ids = try selectedIDs(entity: entity, predicate: predicate)
             _ = try batchDelete(entity: entity, predicate: predicate)
             return .objectIDs(ids)
+        }
+    }
+
+    /// A batch delete that lists every object it removed, of any entity:
+    /// `deleted` holds the ones `predicate` selected and those Cascade rules
+    /// took with them (in entity, then key order); `selected` only the
+    /// former, as `.objectIDs` gives them. A context that merges only the
+    /// selected ones keeps the cascaded objects as faults of rows that are gone.
+    public func batchDeleteListingCascades(entity: String, predicate: QuarrySyntax.Predicate?) throws -> BatchDeletion {
+        try database.inTransaction {
+            let selected = try selectedIDs(entity: entity, predicate: predicate)
+            var all: [ObjectID]?
+            _ = try batchDelete(entity: entity, predicate: predicate, listing: { all = $0 })
+            return BatchDeletion(selected: selected, deleted: all ?? selected)
         }
     }
 

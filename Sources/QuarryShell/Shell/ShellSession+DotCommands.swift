@@ -1,7 +1,8 @@
 // Dot-commands: the shell's own commands, one line each, as in sqlite3.
 // `.open`, `.model` and `.read` touch files; `.mode`, `.timer`, `.explain`
 // and `.engine` change how statements run and print; `.schema`, `.vars`,
-// `.tokens` and `.ast` show state. Errors point at the command or argument.
+// `.tokens` and `.ast` show state; `.watch` keeps a SECTIONS statement live
+// (ShellSession+Watch.swift). Errors point at the command or argument.
 import Foundation
 
 extension ShellSession {
@@ -19,6 +20,8 @@ extension ShellSession {
         (".vars", "show the $variables set with SET"),
         (".tokens", "show the tokens of the last statement"),
         (".ast", "show the syntax tree of the last statement"),
+        (".watch SECTIONS ...", "keep a SECTIONS statement live: print its changes after each INSERT, UPDATE, DELETE"),
+        (".unwatch", "stop watching (also .watch off; .watch alone shows what is watched)"),
     ]
 
     func runDotCommand(_ line: String, file: String?) throws(ShellError) {
@@ -73,6 +76,7 @@ extension ShellSession {
                 located.span = words[1].1
                 throw located
             }
+            stopWatch(because: "another store was opened")
         case ".model":
             let path = resolve(try argument(".model PATH"), file: file)
             do {
@@ -85,6 +89,7 @@ extension ShellSession {
             }
             openStore = nil
             if case .defaultStore = location { location = .sqlite(":memory:") }
+            stopWatch(because: "the store was reopened with another model")
             _ = try store()
         case ".schema":
             output(try schemaText(arguments.first, span: words.count > 1 ? words[1].1 : commandSpan))
@@ -122,6 +127,10 @@ extension ShellSession {
         case ".ast":
             guard let text = lastStatement else { output("(no statement yet)\n"); return }
             output(try StatementParser.parse(text, arguments: self.arguments).json.serialized + "\n")
+        case ".watch":
+            try watchCommand(line, command: commandSpan)
+        case ".unwatch":
+            stopWatch(because: nil)
         default:
             let names = Self.dotCommands.map { String($0.0.split(separator: " ")[0]) } + [".exit"]
             let hint = Suggestions.closest(to: command, among: names).map { ["did you mean '\($0)'?"] } ?? ["type .help for the list"]

@@ -44,12 +44,15 @@ extension ShellSession {
             do { set.append((key.text, try value.substituting(variables))) } catch { throw ShellError(error) }
         }
         let p = try substitute(predicate)
+        // Under a watch, the objects it touched are merged into the watch's context.
+        if let watch { return try storeCall { s in try watch.batchUpdate(s, entity: name.text, predicate: p, set: set) } }
         return try storeCall { s in try s.batchUpdate(entity: name.text, predicate: p, set: set) }
     }
 
     func batchDelete(_ name: Name, _ predicate: QuarrySyntax.Predicate?) throws(ShellError) -> Int {
         _ = try entity(name)
         let p = try substitute(predicate)
+        if let watch { return try storeCall { s in try watch.batchDelete(s, entity: name.text, predicate: p) } }
         return try storeCall { s in try s.batchDelete(entity: name.text, predicate: p) }
     }
 

@@ -10,6 +10,7 @@ extension ShellSession {
         if explain, case .fetch = statement { write(.text(try explainText(statement))) }
         if explain, case .count = statement { write(.text(try explainText(statement))) }
         write(try result(of: statement))
+        if watch != nil && statement.writes { reportWatchChanges() }
     }
 
     func result(of statement: Statement) throws(ShellError) -> StatementOutput {
@@ -157,6 +158,7 @@ extension ShellSession {
             }
         }
         let id = try storeCall { s in try s.insert(name.text, attributes, toOne: toOne) }
+        watch?.inserted(id)
         return ResultSet(columns: ["inserted"], rows: [[.string(id.description)]])
     }
 

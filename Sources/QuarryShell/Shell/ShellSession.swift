@@ -57,6 +57,8 @@ public final class ShellSession {
     public internal(set) var quitRequested = false
     /// Nesting of `.read`, to refuse a file that reads itself forever.
     var readDepth = 0
+    /// The SECTIONS statement `.watch` keeps live, if any.
+    var watch: Watch?
 
     public init(location: StoreLocation = .defaultStore, model: Model? = nil, mode: OutputMode = .table,
                 output: @escaping (String) -> Void, errors: @escaping (String) -> Void) {
