@@ -73,5 +73,12 @@ let package = Package(
             path: "Benchmarks/Sections",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        // Spawns the root package's release `quarry` (build it first).
+        .executableTarget(
+            name: "Startup",
+            dependencies: [.product(name: "Benchmark", package: "package-benchmark")],
+            path: "Benchmarks/Startup",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 )
