@@ -163,6 +163,10 @@ public final class SQLiteConnection {
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes64(db)) }
 
+    /// How many `?` arguments one statement may bind
+    /// (`SQLITE_LIMIT_VARIABLE_NUMBER`: 32766 since SQLite 3.32, 999 before).
+    public var variableLimit: Int { Int(sqlite3_limit(db, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) }
+
     /// Rows changed since the connection opened.
     public var totalChanges: Int { Int(sqlite3_total_changes64(db)) }
 

@@ -46,6 +46,11 @@ public final class Context {
     var undoState = UndoState()
     /// Row SELECT lists by entity, planned once.
     var rowSelects: [String: RowSelect] = [:]
+    /// How many objects the registry held after the last eviction sweep.
+    var evictionMark = 0
+    /// The longest IN-list of keys one query binds (batches, prefetching):
+    /// the database's argument limit; tests lower it to see the chunks.
+    var keyChunkLimit: Int?
     /// Counts of the queries the context ran (to see faulting at work).
     public internal(set) var statistics = ContextStatistics()
     /// The last error raised while firing a fault (reads themselves never throw).
@@ -255,6 +260,7 @@ public final class Context {
     public func reset() {
         for object in registry.values { object.context = nil }
         registry = [:]
+        evictionMark = 0
         pending.removeAll()
         unpropagatedDeletes = []
         unannounced = ContextChanges()
@@ -271,6 +277,13 @@ public struct ContextStatistics: Sendable, Equatable {
     public var faultLoads = 0
     /// Relationship loads (one per relationship of one object).
     public var relationshipLoads = 0
+    /// Row loads of batched fetch results (one per IN-list chunk of a batch).
+    public var batchLoads = 0
+    /// Prefetch queries (one per relationship key path segment and chunk).
+    public var prefetchLoads = 0
+
+    /// Every query counted above.
+    public var queries: Int { fetches + faultLoads + relationshipLoads + batchLoads + prefetchLoads }
 }
 
 /// Temporary IDs: negative, unique across contexts in the process, so that
