@@ -27,7 +27,8 @@ struct BatchedFetchResultTests {
     @Test(arguments: TestEngine.available, [1, 7, 20, 160, 500])
     func sameObjectsInTheSameOrderAsAPlainFetch(engine: TestEngine, batch: Int) throws {
         let store = try Self.stores.store(engine)
-        let plain = try Context(store: store).fetch(try request(batch: 0))
+        let reference = Context(store: store)
+        let plain = try reference.fetch(try request(batch: 0))
         let context = Context(store: store)
         let batched = try context.fetchBatched(try request(batch: batch))
         #expect(batched.count == 160 && batched.batchCount == (160 + batch - 1) / batch)
@@ -116,7 +117,8 @@ struct BatchedFetchResultTests {
         // `**` has no SQL: the whole predicate is a residual, judged in memory.
         let format = "salary ** 2 > 10000000000"
         if engine == .sqlite { #expect(try store.explain(try request(format, batch: 0)).residual != nil) }
-        let plain = try Context(store: store).fetch(try request(format, batch: 0))
+        let reference = Context(store: store)
+        let plain = try reference.fetch(try request(format, batch: 0))
         let context = Context(store: store)
         let result = try context.fetchBatched(try request(format, batch: 16), maximumLoadedBatches: 2)
         #expect(!plain.isEmpty && result.map(\.objectID) == plain.map(\.objectID))
@@ -132,11 +134,11 @@ struct BatchedFetchResultTests {
     func pendingChangesTakePartAndInsertedObjectsAreHeld(engine: TestEngine) throws {
         let store = try Self.stores.store(engine)
         let context = Context(store: store)
+        let gone = try #require(try context.fetch(try request("salary > 150000", batch: 0)).first)
+        try context.delete(gone)
         let new = try context.insert("Employee")
         try new.setValue(.string("Zed"), forKey: "name")
         try new.setValue(.int(150_001), forKey: "salary")
-        let gone = try #require(try context.fetch(try request("salary > 150000", batch: 0)).first)
-        try context.delete(gone)
         let expected = try context.fetch(try request("salary > 150000", batch: 0)).map(\.objectID)
         let result = try context.fetchBatched(try request("salary > 150000", batch: 3), maximumLoadedBatches: 1)
         #expect(result.map(\.objectID) == expected)

@@ -134,7 +134,8 @@ struct PrefetchTests {
         var request = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("salary")])
         request.fetchBatchSize = 20
         request.relationshipKeyPathsForPrefetching = ["department", "projects"]
-        let whole = try Context(store: store).fetch(request)
+        let reference = Context(store: store)
+        let whole = try reference.fetch(request)
         let expected = (walk(whole, "department") + walk(whole, "projects")).sorted()
 
         // A batched result: each batch brings its relationships, one query
@@ -177,7 +178,8 @@ struct PrefetchTests {
         let after = db.count
         let seen = walk(objects.filter { $0 !== new }, "department")
         #expect(db.count == after)
-        #expect(seen == walk(try Context(store: store).fetch(request), "department"))
+        let reference = Context(store: store)
+        #expect(seen == walk(try reference.fetch(request), "department"))
         #expect(new.object(forKey: "department") == nil)
         context.rollback()
     }
@@ -204,7 +206,8 @@ struct PrefetchTests {
         let (store, db) = try base.counted()
         for (entity, paths) in [("Owner", ["pet", "mascot", "favourites", "pet.owner"]), ("Animal", ["owner", "owner.favourites"])] {
             var request = FetchRequest(entity: entity, sortDescriptors: [SortDescriptor("name")])
-            let expected = try paths.map { walk(try Context(store: store).fetch(request), $0) }
+            let reference = Context(store: store)
+            let expected = try paths.map { walk(try reference.fetch(request), $0) }
             request.relationshipKeyPathsForPrefetching = paths
             let context = Context(store: store)
             let objects = try context.fetch(request)
