@@ -3,7 +3,10 @@
 // updates and deletes without touching the store, and writes them all in one
 // transaction on `save()`. Fetching, faulting, saving, undo and merging live
 // in the `Context+…` files; this one holds the registry, the lifecycle
-// operations and the primitive setters every change goes through.
+// operations and the primitive setters every change goes through. The
+// registry holds objects strongly, but one that no one else references and
+// that has no unsaved change may be evicted (Context+Eviction.swift): a
+// batched fetch result does so as it drops batches.
 //
 // Concurrency, in Core Data's terms: a context is confined to the thread (or
 // actor, or serial queue) that created it, and so are its objects. `Context`
@@ -27,7 +30,8 @@ import Foundation
 public final class Context {
     public let store: SQLStore
     public var model: Model { store.model }
-    /// Uniquing: the one object for each ID in this context.
+    /// Uniquing: the one object for each ID in this context (clean objects
+    /// only the registry references may be evicted; see Context+Eviction.swift).
     var registry: [ObjectID: ManagedObject] = [:]
     /// Objects with unsaved changes, in the order they first changed.
     var pending = PendingObjects()
