@@ -81,6 +81,8 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     public var location: String { url.redacted }
     public var changeCounter: Int { writes }
     public var isInTransaction: Bool { transactionDepth > 0 || manualTransaction }
+    /// The wire protocol counts a statement's parameters in 16 bits.
+    public var maximumArguments: Int { 65_535 }
 
     /// Statements prepared on the server so far, and executions that reused one.
     public var statementCacheStatistics: (prepared: Int, reused: Int, cached: Int) {

@@ -1,5 +1,6 @@
 // What a fetch asks for: an entity, a predicate, sort descriptors, a limit
-// and an offset. The planner turns it into SQL (SQLPlanner.swift).
+// and an offset, and for a context also how to load the objects (batches,
+// prefetched relationships). The planner turns it into SQL (SQLPlanner.swift).
 
 /// One sort key: a to-one key path, its direction, and whether strings
 /// compare case-insensitively (Core Data's `caseInsensitiveCompare:`).
@@ -59,6 +60,12 @@ public struct FetchRequest: Sendable {
     public var returnsDistinctResults = false
     /// How many objects a lazy result loads at a time (0: all at once).
     public var fetchBatchSize = 0
+    /// Relationship key paths whose objects a context loads right after the
+    /// fetch, one query per path segment (`["department",
+    /// "department.employees"]`), so that reading them later runs no query —
+    /// Core Data's `relationshipKeyPathsForPrefetching`. Ignored by a store's
+    /// own `fetch`, whose objects load relationships on first touch.
+    public var relationshipKeyPathsForPrefetching: [String] = []
     /// Whether a context's unsaved changes take part (objects, counts and
     /// dictionary results alike; Core Data ignores them for dictionaries).
     public var includesPendingChanges = true

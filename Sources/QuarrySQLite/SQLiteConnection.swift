@@ -75,6 +75,7 @@ public final class SQLiteConnection {
     /// Throws `.notADatabase` for a file that is not SQLite, `.cannotOpen`
     /// for a missing file when `create` is false (or an unusable path).
     public init(path: String, options: Options = Options()) throws(SQLiteError) {
+        try Self.checkHeader(path)
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE
         flags |= options.readOnly ? SQLITE_OPEN_READONLY
@@ -96,6 +97,21 @@ public final class SQLiteConnection {
         } catch {
             close()
             throw error.kind == .notADatabase ? .notADatabase(path: path, underlying: error) : error
+        }
+    }
+
+    /// Refuses a non-empty file that does not start as every SQLite database
+    /// does ("SQLite format 3" and a NUL). SQLite finds most such files out
+    /// itself, but it takes a file of exactly one byte for an empty database
+    /// (a workaround for an old file-system bug) and would write a new
+    /// database over it. An empty file is an empty database, as for SQLite.
+    static func checkHeader(_ path: String) throws(SQLiteError) {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:"),
+              let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        guard let start = try? handle.read(upToCount: 16), !start.isEmpty else { return }
+        if start != Data("SQLite format 3\u{0}".utf8) {
+            throw .notADatabase(path: path, underlying: SQLiteError(code: SQLITE_NOTADB, message: "file is not a database"))
         }
     }
 
@@ -162,6 +178,10 @@ public final class SQLiteConnection {
 
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes64(db)) }
+
+    /// How many `?` arguments one statement may bind
+    /// (`SQLITE_LIMIT_VARIABLE_NUMBER`: 32766 since SQLite 3.32, 999 before).
+    public var variableLimit: Int { Int(sqlite3_limit(db, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) }
 
     /// Rows changed since the connection opened.
     public var totalChanges: Int { Int(sqlite3_total_changes64(db)) }

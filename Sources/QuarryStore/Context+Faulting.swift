@@ -16,6 +16,10 @@ struct RowSelect {
     var select: String
     var columns: [PlannedColumn]
     var table: String
+    /// How to decode each column, `_pk` and `_entity` first.
+    var kinds: [SQLValueKind]
+    /// Where each column's value sits (after `_pk` and `_entity`), for fill plans.
+    var layout: ObjectLayout
 }
 
 extension Context {
@@ -25,7 +29,12 @@ extension Context {
         guard let from = plan.sql.sql.range(of: " FROM "), let table = store.mapping.table(for: entity) else {
             throw ContextError.unknownEntity(entity, suggestion: nil)
         }
-        let select = RowSelect(select: String(plan.sql.sql[..<from.lowerBound]), columns: plan.columns, table: table)
+        var kinds: [SQLValueKind] = [.int, .string]
+        for c in plan.columns {
+            if case .attribute(let t) = c.kind { kinds.append(StoreValues.kind(t)) } else { kinds.append(.int) }
+        }
+        let select = RowSelect(select: String(plan.sql.sql[..<from.lowerBound]), columns: plan.columns, table: table,
+                               kinds: kinds, layout: ObjectLayout(names: plan.columns.map(\.name)))
         rowSelects[entity] = select
         return select
     }
@@ -34,46 +43,36 @@ extension Context {
     /// one object per row; returns their IDs in row order.
     @discardableResult
     func loadRows(of entity: String, _ rest: String, _ arguments: [Value]) throws -> [ObjectID] {
-        let select = try rowSelect(for: entity)
-        var kinds: [SQLiteValueKind] = [.int, .string]
-        for c in select.columns {
-            if case .attribute(let t) = c.kind { kinds.append(StoreValues.kind(t)) } else { kinds.append(.int) }
-        }
         var ids: [ObjectID] = []
-        try store.database.streamRows(select.select + " " + rest, arguments, as: kinds) { row in
-            guard case .int(let pk) = row[0], case .string(let name) = row[1] else { return }
-            let id = ObjectID(entity: name, primaryKey: pk)
-            ids.append(id)
-            let object = self.object(with: id)
-            guard object.isFault else { return }
-            var values: [String: Value] = [:]
-            for (i, c) in select.columns.enumerated() { values[c.name] = row[i + 2] }
-            fill(object, values)
-        }
+        try loadRows(of: entity, rest, arguments) { id, _ in ids.append(id) }
         return ids
     }
 
-    /// Sets a fault's saved values from its row. Columns of sibling entities
-    /// (one table per hierarchy) are skipped.
-    func fill(_ object: ManagedObject, _ row: [String: Value]) {
-        for a in object.entity.allAttributes(in: model) where !a.isTransient {
-            object.committed[a.name] = .attribute(row[a.name] ?? .null)
+    /// Runs `SELECT <row columns of entity>[, owner] <rest>`, filling (or
+    /// registering) one object per row, and hands `each` the row's ID and,
+    /// when `owner` names an integer column (the key of the object a related
+    /// row belongs to, for prefetching), its value. Rows are read straight
+    /// into the objects by a fill plan, as a fetch reads them.
+    func loadRows(of entity: String, owner: String? = nil, _ rest: String, _ arguments: [Value],
+                  _ each: (ObjectID, Int64?) -> Void) throws {
+        let select = try rowSelect(for: entity)
+        var kinds = select.kinds
+        var sql = select.select
+        if let owner {
+            kinds.append(.int)
+            sql += ", " + owner
         }
-        for r in object.entity.allRelationships(in: model) where !r.isToMany {
-            guard case .foreignKey? = store.mapping.storage(of: r.name, of: object.entity.name) else { continue }
-            switch row[r.name] ?? row["_fk_" + r.name] ?? .null {
-            case .int(let pk):
-                if let exact = exactEntity(r.destination) {
-                    object.committed[r.name] = .toOne(ObjectID(entity: exact, primaryKey: pk))
-                } else {
-                    object.unresolvedKeys[r.name] = pk
-                }
-            default:
-                object.committed[r.name] = .toOne(nil)
-            }
+        let ownerIndex = kinds.count - 1
+        var plans: [FillPlan] = []
+        try store.database.streamRows(sql + " " + rest, arguments, as: kinds) { row in
+            guard case .int(let pk) = row[0], case .string(let name) = row[1] else { return }
+            let id = ObjectID(entity: name, primaryKey: pk)
+            let object = self.object(with: id)
+            if object.isFault { fill(object, plan(entity: name, layout: select.layout, in: &plans)) { row[$0 + 2] } }
+            var key: Int64?
+            if owner != nil, case .int(let k) = row[ownerIndex] { key = k }
+            each(id, key)
         }
-        object.rowLoaded = true
-        object.batch = nil
     }
 
     /// `fill` for a stored object: where each saved value sits in its
@@ -108,7 +107,8 @@ extension Context {
         return plan
     }
 
-    /// `fill(object, stored.values)` without building the dictionary.
+    /// Fills a fault from a stored object's values (columns of sibling
+    /// entities, one table per hierarchy, are not in the plan).
     func fill(_ object: ManagedObject, from stored: StoredObject, _ plan: FillPlan) {
         fill(object, plan) { stored.storage[$0] }
     }
@@ -154,7 +154,9 @@ extension Context {
     /// Loads the row of a fault, and the rows of the faults of its batch.
     func fireFault(_ object: ManagedObject) throws {
         var ids = [object.objectID]
-        if let batch = object.batch {
+        // Kept: filling the rows clears each object's batch.
+        let batch = object.batch
+        if let batch {
             ids = batch.ids.filter { registry[$0]?.isFault == true }
             if !ids.contains(object.objectID) { ids.append(object.objectID) }
         }
@@ -168,6 +170,10 @@ extension Context {
                     try loadRows(of: entity, "FROM \(table) t0 WHERE t0.\"_pk\" IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))",
                                  chunk.map { .int($0) })
                 }
+            }
+            // The request's relationships for the whole batch, now that its rows are here.
+            if let batch, !batch.prefetch.isEmpty {
+                try prefetch(batch.prefetch, for: batch.ids.compactMap { registry[$0] })
             }
         } catch {
             lastFaultError = error

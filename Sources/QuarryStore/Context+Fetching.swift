@@ -21,18 +21,29 @@ extension Context {
     ///
     /// A request with `fetchBatchSize > 0` and no pending changes to apply
     /// returns faults; touching one loads its whole batch with one query.
+    /// Every object stays in memory once loaded: to iterate a large result
+    /// in bounded memory, use ``fetchBatched(_:includesPendingChanges:)``.
+    ///
+    /// The relationships named by `relationshipKeyPathsForPrefetching` are
+    /// loaded with the objects (for a batched request, with each batch).
     public func fetch(_ request: FetchRequest, includesPendingChanges override: Bool? = nil) throws -> [ManagedObject] {
         try checkEntity(request.entity)
+        // Checked before anything runs: a misspelt path is an error, not a slow read.
+        let prefetching = try prefetchTree(for: request)
         if override ?? request.includesPendingChanges {
             try processPendingChanges()
-            if pendingAffects(request) { return try fetchInMemory(request) }
+            if pendingAffects(request) {
+                let objects = try fetchInMemory(request)
+                try prefetch(prefetching, for: objects)
+                return objects
+            }
         }
         statistics.fetches += 1
         if request.fetchBatchSize > 0, let ids = try fetchIDs(request) {
             var objects: [ManagedObject] = []
             for chunk in stride(from: 0, to: ids.count, by: request.fetchBatchSize) {
                 let batchIDs = Array(ids[chunk..<min(chunk + request.fetchBatchSize, ids.count)])
-                let batch = FaultBatch(ids: batchIDs)
+                let batch = FaultBatch(ids: batchIDs, prefetch: prefetching)
                 for id in batchIDs {
                     let object = object(with: id)
                     if object.isFault { object.batch = batch }
@@ -41,7 +52,9 @@ extension Context {
             }
             return objects
         }
-        return try fetchObjects(request)
+        let objects = try fetchObjects(request)
+        try prefetch(prefetching, for: objects)
+        return objects
     }
 
     /// How many objects `request` would fetch.
@@ -111,7 +124,7 @@ extension Context {
         plan(entity: stored.id.entity, layout: stored.layout, in: &plans)
     }
 
-    private func plan(entity: String, layout: ObjectLayout, in plans: inout [FillPlan]) -> FillPlan {
+    func plan(entity: String, layout: ObjectLayout, in plans: inout [FillPlan]) -> FillPlan {
         // Few plans per fetch (one per entity and layout), and rows of one
         // plan come together: the last one used nearly always fits.
         if let last = plans.last, last.layout === layout, last.entity.name == entity { return last }
@@ -179,9 +192,16 @@ extension Context {
     }
 
     /// Only the IDs, in order, when the SQL says everything (no residual).
-    private func fetchIDs(_ request: FetchRequest) throws -> [ObjectID]? {
+    func fetchIDs(_ request: FetchRequest) throws -> [ObjectID]? {
         let plan = try store.explain(request)
-        guard plan.residual == nil, let from = plan.sql.sql.range(of: " FROM ") else { return nil }
+        guard plan.residual == nil else { return nil }
+        return try selectIDs(plan)
+    }
+
+    /// The `_pk` and `_entity` of the rows a plan's SQL selects, in order
+    /// (with a residual: the candidates, before memory judges them).
+    func selectIDs(_ plan: FetchPlan) throws -> [ObjectID]? {
+        guard let from = plan.sql.sql.range(of: " FROM ") else { return nil }
         let sql = "SELECT t0.\"_pk\", t0.\"_entity\"" + plan.sql.sql[from.lowerBound...]
         var ids: [ObjectID] = []
         try store.database.streamRows(sql, plan.sql.arguments, as: [.int, .string]) { row in

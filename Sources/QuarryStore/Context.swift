@@ -3,7 +3,10 @@
 // updates and deletes without touching the store, and writes them all in one
 // transaction on `save()`. Fetching, faulting, saving, undo and merging live
 // in the `Context+…` files; this one holds the registry, the lifecycle
-// operations and the primitive setters every change goes through.
+// operations and the primitive setters every change goes through. The
+// registry holds objects strongly, but one that no one else references and
+// that has no unsaved change may be evicted (Context+Eviction.swift): a
+// batched fetch result does so as it drops batches.
 //
 // Concurrency, in Core Data's terms: a context is confined to the thread (or
 // actor, or serial queue) that created it, and so are its objects. `Context`
@@ -27,7 +30,8 @@ import Foundation
 public final class Context {
     public let store: SQLStore
     public var model: Model { store.model }
-    /// Uniquing: the one object for each ID in this context.
+    /// Uniquing: the one object for each ID in this context (clean objects
+    /// only the registry references may be evicted; see Context+Eviction.swift).
     var registry: [ObjectID: ManagedObject] = [:]
     /// Objects with unsaved changes, in the order they first changed.
     var pending = PendingObjects()
@@ -46,6 +50,11 @@ public final class Context {
     var undoState = UndoState()
     /// Row SELECT lists by entity, planned once.
     var rowSelects: [String: RowSelect] = [:]
+    /// How many objects the registry held after the last eviction sweep.
+    var evictionMark = 0
+    /// The longest IN-list of keys one query binds (batches, prefetching):
+    /// the database's argument limit; tests lower it to see the chunks.
+    var keyChunkLimit: Int?
     /// Counts of the queries the context ran (to see faulting at work).
     public internal(set) var statistics = ContextStatistics()
     /// The last error raised while firing a fault (reads themselves never throw).
@@ -255,6 +264,7 @@ public final class Context {
     public func reset() {
         for object in registry.values { object.context = nil }
         registry = [:]
+        evictionMark = 0
         pending.removeAll()
         unpropagatedDeletes = []
         unannounced = ContextChanges()
@@ -271,6 +281,13 @@ public struct ContextStatistics: Sendable, Equatable {
     public var faultLoads = 0
     /// Relationship loads (one per relationship of one object).
     public var relationshipLoads = 0
+    /// Row loads of batched fetch results (one per IN-list chunk of a batch).
+    public var batchLoads = 0
+    /// Prefetch queries (one per relationship key path segment and chunk).
+    public var prefetchLoads = 0
+
+    /// Every query counted above.
+    public var queries: Int { fetches + faultLoads + relationshipLoads + batchLoads + prefetchLoads }
 }
 
 /// Temporary IDs: negative, unique across contexts in the process, so that

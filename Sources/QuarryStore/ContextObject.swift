@@ -216,10 +216,15 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     }
 }
 
-/// The objects of one batch of a batched fetch: the first fault touched loads them all.
+/// The objects of one batch of a batched fetch: the first fault touched loads
+/// them all, then the request's relationship key paths for them.
 final class FaultBatch {
     var ids: [ObjectID]
-    init(ids: [ObjectID]) { self.ids = ids }
+    let prefetch: [PrefetchNode]
+    init(ids: [ObjectID], prefetch: [PrefetchNode] = []) {
+        self.ids = ids
+        self.prefetch = prefetch
+    }
 }
 
 /// Misuse of a context or its objects (validation failures are `ValidationError`).
@@ -233,6 +238,11 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
     case objectNotInContext(ObjectID)
     case otherContext(ObjectID)
     case fetchError(String)
+    /// A key path of `relationshipKeyPathsForPrefetching` (the `index`th)
+    /// names a key that is not a relationship of `entity`.
+    case invalidPrefetchKeyPath(index: Int, path: String, key: String, entity: String, reason: PrefetchKeyProblem, suggestion: String?)
+    /// `fetchBatched` was given a request whose `fetchBatchSize` is not positive.
+    case batchSizeRequired(Int)
 
     public var description: String {
         switch self {
@@ -245,8 +255,26 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
         case .objectNotInContext(let id): return "\(id) is not in a context (it was reset, rolled back or its deletion saved)"
         case .otherContext(let id): return "\(id) belongs to another context; pass its objectID and use object(with:)"
         case .fetchError(let message): return message
+        case .invalidPrefetchKeyPath(let index, let path, let key, let entity, let reason, let suggestion):
+            let head = "relationshipKeyPathsForPrefetching[\(index)] '\(path)': "
+            let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+            switch reason {
+            case .unknownKey where key.isEmpty: return head + "a key path cannot have an empty key"
+            case .unknownKey: return head + "\(entity) has no relationship '\(key)'" + hint
+            case .notARelationship: return head + "\(entity).\(key) is not a relationship; only relationships can be prefetched" + hint
+            }
+        case .batchSizeRequired(let size):
+            return "fetchBatched needs a request with fetchBatchSize of 1 or more (it has \(size))"
         }
     }
+}
+
+/// Why a prefetch key path is refused.
+public enum PrefetchKeyProblem: Sendable, Equatable {
+    /// The entity has no property of that name.
+    case unknownKey
+    /// The key names an attribute (or fetched property), not a relationship.
+    case notARelationship
 }
 
 extension ObjectID {

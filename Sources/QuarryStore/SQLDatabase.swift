@@ -36,6 +36,9 @@ public protocol SQLDatabase: AnyObject {
     var changeCounter: Int { get }
     /// True between BEGIN and COMMIT / ROLLBACK.
     var isInTransaction: Bool { get }
+    /// How many `?` arguments one statement may bind: IN-lists of keys
+    /// (batches, prefetching) are cut into chunks of at most this many.
+    var maximumArguments: Int { get }
 
     /// Runs one statement; returns the number of rows it changed.
     @discardableResult
@@ -79,6 +82,7 @@ extension SQLiteConnection: SQLDatabase {
     public var dialect: SQLDialect { .sqlite }
     public var location: String { path }
     public var changeCounter: Int { totalChanges }
+    public var maximumArguments: Int { variableLimit }
     public var interrupter: @Sendable () -> Void { { [handle = interruptHandle] in handle.interrupt() } }
 
     @discardableResult
@@ -123,6 +127,9 @@ extension SQLiteConnection: SQLDatabase {
 }
 
 extension SQLDatabase {
+    /// SQLite's default since 3.32 (PostgreSQL allows 65535).
+    public var maximumArguments: Int { 32_766 }
+
     /// Runs one statement without arguments.
     @discardableResult
     public func run(_ sql: String) throws -> Int { try run(sql, []) }

@@ -65,6 +65,22 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
         .executableTarget(
+            name: "Batches",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "QuarryStore", package: quarry),
+            ],
+            path: "Benchmarks/Batches",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        // Not a benchmark (its folder is not under Benchmarks/): the program
+        // Scripts/batched-fetch-memory.sh measures with /usr/bin/time -v.
+        .executableTarget(
+            name: "BatchMemory",
+            dependencies: [.product(name: "QuarryStore", package: quarry)],
+            path: "Tools/BatchMemory"
+        ),
+        .executableTarget(
             name: "Sections",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),

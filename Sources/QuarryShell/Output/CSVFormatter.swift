@@ -3,7 +3,7 @@
 // starts or ends with a space. Null is an empty field; an empty string is
 // `""`, so the two stay apart. Sections add a leading "section" column.
 
-struct CSVFormatter: OutputFormatter {
+struct CSVFormatter: RowStreamFormatter {
     static func field(_ s: String) -> String {
         let needsQuotes = s.isEmpty || s.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
             || s.first == " " || s.last == " "
@@ -16,9 +16,15 @@ struct CSVFormatter: OutputFormatter {
         return field(CellText.text(v))
     }
 
-    func format(_ r: ResultSet) -> String {
-        var out = r.columns.map(Self.field).joined(separator: ",") + "\r\n"
-        for row in r.rows { out += row.map(Self.cell).joined(separator: ",") + "\r\n" }
+    func format(_ r: ResultSet) -> String { streamed(r) }
+
+    func head(_ columns: [String], _ summary: ColumnSummary) -> String {
+        columns.map(Self.field).joined(separator: ",") + "\r\n"
+    }
+
+    func rows(_ rows: [[Value]], from index: Int, _ columns: [String], _ summary: ColumnSummary) -> String {
+        var out = ""
+        for row in rows { out += row.map(Self.cell).joined(separator: ",") + "\r\n" }
         return out
     }
 

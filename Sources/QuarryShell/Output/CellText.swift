@@ -1,7 +1,8 @@
 // Values as cell text and as output JSON. Dates print in ISO 8601 (UTC, with
 // fractional seconds only when there are some); null prints as NULL in text
-// modes so that it cannot be mistaken for an empty string; stored objects
-// print as their ID (`Department/3`); doubles in shortest round-trip form.
+// modes so that it cannot be mistaken for an empty string; objects (a
+// store's or a context's) print as their ID (`Department/3`); doubles in
+// shortest round-trip form.
 import Foundation
 
 enum CellText {
@@ -25,6 +26,7 @@ enum CellText {
             return "{" + d.keys.sorted().map { "\($0): \(text(d[$0]!, null: "null"))" }.joined(separator: ", ") + "}"
         case .object(let ref):
             if let o = ref.object as? StoredObject { return o.id.description }
+            if let o = ref.object as? ManagedObject { return o.objectID.description }
             return "<object>"
         }
     }

@@ -4,7 +4,7 @@
 // streaming tools. Sections: `json` nests rows under each section,
 // `ndjson` puts a "section" key first in every row.
 
-struct JSONFormatter: OutputFormatter {
+struct JSONFormatter: RowStreamFormatter {
     var lines: Bool
 
     func object(_ columns: [String], _ row: [Value], section: String? = nil) -> JSON {
@@ -13,11 +13,20 @@ struct JSONFormatter: OutputFormatter {
         return .object(members)
     }
 
-    func format(_ r: ResultSet) -> String {
-        let objects = r.rows.map { object(r.columns, $0).serialized }
-        if lines { return objects.map { $0 + "\n" }.joined() }
-        if objects.isEmpty { return "[]\n" }
-        return "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+    func format(_ r: ResultSet) -> String { streamed(r) }
+
+    /// `json`: the array opens with the first row, so an empty one is `[]`.
+    func rows(_ rows: [[Value]], from index: Int, _ columns: [String], _ summary: ColumnSummary) -> String {
+        var out = ""
+        for (k, row) in rows.enumerated() {
+            let text = object(columns, row).serialized
+            if lines { out += text + "\n" } else { out += (index + k == 0 ? "[\n" : ",\n") + text }
+        }
+        return out
+    }
+
+    func tail(_ columns: [String], count: Int, _ summary: ColumnSummary) -> String {
+        lines ? "" : (count == 0 ? "[]\n" : "\n]\n")
     }
 
     func format(sections: [ResultSection], columns: [String]) -> String {

@@ -1,19 +1,24 @@
 // `markdown` mode: a GitHub-flavoured pipe table, numbers right-aligned
 // (`---:`), `|` escaped in cells, sections as `###` headings.
 
-struct MarkdownFormatter: OutputFormatter {
+struct MarkdownFormatter: RowStreamFormatter {
     static func cell(_ s: String) -> String {
         TableFormatter.clean(s).replacingOccurrences(of: "|", with: "\\|")
     }
 
-    func format(_ r: ResultSet) -> String {
-        let numeric = r.columns.indices.map { i in
-            let values = r.rows.map { $0[i] }.filter { !$0.isNull }
-            return !values.isEmpty && values.allSatisfy(CellText.isNumeric)
-        }
-        var out = "| " + r.columns.map(Self.cell).joined(separator: " | ") + " |\n"
-        out += "|" + numeric.map { $0 ? " ---: |" : " --- |" }.joined() + "\n"
-        for row in r.rows {
+    func format(_ r: ResultSet) -> String { streamed(r) }
+
+    /// The separator line marks numeric columns: it needs every row first.
+    var needsSummary: Bool { true }
+
+    func head(_ columns: [String], _ summary: ColumnSummary) -> String {
+        "| " + columns.map(Self.cell).joined(separator: " | ") + " |\n"
+            + "|" + summary.numeric.map { $0 ? " ---: |" : " --- |" }.joined() + "\n"
+    }
+
+    func rows(_ rows: [[Value]], from index: Int, _ columns: [String], _ summary: ColumnSummary) -> String {
+        var out = ""
+        for row in rows {
             out += "| " + row.map { Self.cell(CellText.text($0)) }.joined(separator: " | ") + " |\n"
         }
         return out

@@ -7,27 +7,30 @@
 //      José |  61000
 //     (1 row)
 
-struct TableFormatter: OutputFormatter {
-    func format(_ r: ResultSet) -> String {
-        let cells = r.rows.map { row in row.map { Self.clean(CellText.text($0)) } }
-        var widths = r.columns.map(DisplayWidth.of)
-        for row in cells {
-            for (i, c) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], DisplayWidth.of(c)) }
-        }
-        // A column is numeric when every non-null value in it is a number.
-        let numeric = r.columns.indices.map { i in
-            let values = r.rows.map { $0[i] }.filter { !$0.isNull }
-            return !values.isEmpty && values.allSatisfy(CellText.isNumeric)
-        }
-        var out = " " + r.columns.enumerated().map { i, c in DisplayWidth.pad(c, to: widths[i]) }.joined(separator: " | ")
-        out = Self.trimTrailing(out) + "\n"
-        out += widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "+") + "\n"
-        for row in cells {
-            let line = " " + row.enumerated().map { i, c in DisplayWidth.pad(c, to: widths[i], right: numeric[i]) }.joined(separator: " | ")
+struct TableFormatter: RowStreamFormatter {
+    func format(_ r: ResultSet) -> String { streamed(r) }
+
+    var needsSummary: Bool { true }
+
+    func head(_ columns: [String], _ summary: ColumnSummary) -> String {
+        let widths = summary.widths
+        let out = " " + columns.enumerated().map { i, c in DisplayWidth.pad(c, to: widths[i]) }.joined(separator: " | ")
+        return Self.trimTrailing(out) + "\n" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "+") + "\n"
+    }
+
+    func rows(_ rows: [[Value]], from index: Int, _ columns: [String], _ summary: ColumnSummary) -> String {
+        let widths = summary.widths, numeric = summary.numeric
+        var out = ""
+        for row in rows {
+            let cells = row.map { Self.clean(CellText.text($0)) }
+            let line = " " + cells.enumerated().map { i, c in DisplayWidth.pad(c, to: widths[i], right: numeric[i]) }.joined(separator: " | ")
             out += Self.trimTrailing(line) + "\n"
         }
-        out += "(\(r.rows.count) row\(r.rows.count == 1 ? "" : "s"))\n"
         return out
+    }
+
+    func tail(_ columns: [String], count: Int, _ summary: ColumnSummary) -> String {
+        "(\(count) row\(count == 1 ? "" : "s"))\n"
     }
 
     func format(sections: [ResultSection], columns: [String]) -> String {

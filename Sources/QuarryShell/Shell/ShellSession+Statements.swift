@@ -9,6 +9,8 @@ extension ShellSession {
     func execute(_ statement: Statement) throws(ShellError) {
         if explain, case .fetch = statement { write(.text(try explainText(statement))) }
         if explain, case .count = statement { write(.text(try explainText(statement))) }
+        // FETCH … BATCH n prints each batch as it comes (ShellSession+Streaming.swift).
+        if case .fetch(let f) = statement, streams(f) { return try streamFetch(f) }
         write(try result(of: statement))
         if watch != nil && statement.writes { reportWatchChanges() }
     }

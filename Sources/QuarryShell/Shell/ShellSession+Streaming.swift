@@ -1,0 +1,58 @@
+// `FETCH Entity … BATCH n` of whole objects, streamed: the rows come from a
+// context's batched fetch (`fetchBatched`), one batch of objects in memory
+// at a time, and each batch is printed as soon as it is read — so a fetch
+// of a million rows prints from the first thousand on and never holds more.
+// The text is exactly what the unbatched FETCH prints (the formatters print
+// whole results through the same pieces, RowStream.swift); `table` and
+// `markdown` pad by every row, so for them the batches are read twice, first
+// to measure, then to print.
+//
+// Only the SQL engine streams: the memory engine evaluates in memory over
+// every object anyway, and PROPERTIES / GROUP BY results are dictionaries.
+
+extension ShellSession {
+    /// Whether `f` prints batch by batch.
+    func streams(_ f: FetchStatement) -> Bool {
+        (f.batchSize ?? 0) > 0 && f.properties.isEmpty && f.groupBy.isEmpty && engine == .sql
+    }
+
+    func streamFetch(_ f: FetchStatement) throws(ShellError) {
+        let e = try entity(f.entity)
+        let model = try currentModel()
+        var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate),
+                                   sortDescriptors: sortDescriptors(f.sort), fetchLimit: f.limit, fetchOffset: f.offset ?? 0)
+        request.fetchBatchSize = f.batchSize ?? 0
+        let columns = try defaultColumns(e)
+        let formatter = mode.streamFormatter
+        try storeCall { store in
+            // A to-one whose key is on the row needs no query to print; the
+            // others (kept on the other side, or pointing at an entity with
+            // sub-entities, whose rows say which) are loaded per batch.
+            request.relationshipKeyPathsForPrefetching = e.allRelationships(in: model).filter { r in
+                guard !r.isToMany else { return false }
+                guard case .foreignKey? = store.mapping.storage(of: r.name, of: e.name) else { return true }
+                return !(model.entity(named: r.destination)?.subentities(in: model).isEmpty ?? true)
+            }.map(\.name)
+            // One batch alive at a time: the stream never goes back.
+            let result = try Context(store: store).fetchBatched(request, maximumLoadedBatches: 1)
+            var summary = ColumnSummary(columns: columns)
+            if formatter.needsSummary { try result.forEachBatch { summary.add(Self.rows(of: $0, columns)) } }
+            emit(formatter.head(columns, summary))
+            var printed = 0
+            try result.forEachBatch { objects in
+                let rows = Self.rows(of: objects, columns)
+                emit(formatter.rows(rows, from: printed, columns, summary))
+                printed += rows.count
+            }
+            emit(formatter.tail(columns, count: printed, summary))
+        }
+    }
+
+    static func rows(of objects: [ManagedObject], _ columns: [String]) -> [[Value]] {
+        objects.map { o in columns.map { o.value(forKey: $0) ?? .null } }
+    }
+
+    private func emit(_ text: String) {
+        if !text.isEmpty { output(text) }
+    }
+}
