@@ -32,23 +32,27 @@ extension Compiler {
 
     /// AND (isAnd) or OR of parts. A part equal to the junction's identity
     /// (true for AND) is dropped; its absorbing value decides the whole.
+    ///
+    /// The closures are kept in a `BoolStep` (a non-generic struct), never
+    /// in a bare `[BoolClosure]`: an array holds a function at its most
+    /// general abstraction, so each call would pass through a thunk.
     mutating func junction(_ parts: [Predicate], isAnd: Bool) throws(Diagnostic) -> CompiledBool {
-        var closures: [BoolClosure] = []
+        var steps: [BoolStep] = []
         var decided = false
         for part in parts {
             switch try predicate(part) {
             case .constant(let b):
                 if b != isAnd { decided = true }
             case .dynamic(let f):
-                closures.append(f)
+                steps.append(BoolStep(f))
             }
         }
         if decided { return .constant(!isAnd) }
-        switch closures.count {
+        switch steps.count {
         case 0: return .constant(isAnd)
-        case 1: return .dynamic(closures[0])
+        case 1: return .dynamic(steps[0].closure)
         case 2:
-            let a = closures[0], b = closures[1]
+            let a = steps[0].closure, b = steps[1].closure
             if isAnd {
                 return .dynamic { (o, env) throws(Diagnostic) -> Bool in
                     if !(try a(o, env)) { return false }
@@ -60,9 +64,9 @@ extension Compiler {
                 return try b(o, env)
             }
         default:
-            let all = closures
+            let all = steps
             return .dynamic { (o, env) throws(Diagnostic) -> Bool in
-                for f in all where try f(o, env) != isAnd { return !isAnd }
+                for step in all where try step.closure(o, env) != isAnd { return !isAnd }
                 return isAnd
             }
         }
@@ -80,8 +84,18 @@ extension Compiler {
         let lf = l.closure, rf = r.closure
         switch c.modifier {
         case .direct:
-            if let k = r.constant, l.constant == nil, let special = specialised(cmp, lf, k) {
-                return .dynamic(special)
+            if let k = r.constant, l.constant == nil {
+                // A plain key path on the left is read inline (ValueReader.swift).
+                let special: BoolClosure?
+                switch c.lhs.plainKeys {
+                case let keys? where keys.count == 1:
+                    special = specialised(cmp, KeyReader(key: keys[0], span: c.lhs.span), k)
+                case let keys?:
+                    special = specialised(cmp, KeyPairReader(first: keys[0], second: keys[1], span: c.lhs.span), k)
+                case nil:
+                    special = specialised(cmp, ClosureReader(closure: lf), k)
+                }
+                if let special { return .dynamic(special) }
             }
             return foldBool({ (o, env) throws(Diagnostic) -> Bool in try cmp.test(try lf(o, env), try rf(o, env)) }, [l, r])
         case .any, .all, .none:
@@ -117,46 +131,37 @@ extension Compiler {
         }
     }
 
-    /// Closures for `lhs op constant` without the generic dispatch.
-    func specialised(_ cmp: Comparator, _ lf: @escaping ValueClosure, _ k: Value) -> BoolClosure? {
+    /// Closures for `lhs op constant` without the generic dispatch. Each
+    /// answers exactly as `cmp.test(lhs, k)` would; the fast cases only skip
+    /// the dispatch on the operator and the constant's type.
+    func specialised<R: ValueReader>(_ cmp: Comparator, _ lhs: R, _ k: Value) -> BoolClosure? {
         let op = cmp.op
         if cmp.folding.isNone {
             switch (op, k) {
             case (.equal, .string(let s)):
                 return { (o, env) throws(Diagnostic) -> Bool in
-                    let v = try lf(o, env)
-                    if case .string(let t) = v { return t == s }
+                    if case .string(let t) = try lhs.read(o, env) { return t == s }
                     return false
                 }
             case (.notEqual, .string(let s)):
                 return { (o, env) throws(Diagnostic) -> Bool in
-                    let v = try lf(o, env)
-                    if case .string(let t) = v { return t != s }
+                    if case .string(let t) = try lhs.read(o, env) { return t != s }
                     return true
                 }
             case (.equal, .null):
-                return { (o, env) throws(Diagnostic) -> Bool in try lf(o, env).isNull }
+                return { (o, env) throws(Diagnostic) -> Bool in try lhs.read(o, env).isNull }
             case (.notEqual, .null):
-                return { (o, env) throws(Diagnostic) -> Bool in !(try lf(o, env).isNull) }
+                return { (o, env) throws(Diagnostic) -> Bool in !(try lhs.read(o, env).isNull) }
             case (.equal, .int(let i)), (.notEqual, .int(let i)), (.less, .int(let i)), (.lessOrEqual, .int(let i)),
                  (.greater, .int(let i)), (.greaterOrEqual, .int(let i)):
                 return { (o, env) throws(Diagnostic) -> Bool in
-                    let v = try lf(o, env)
-                    if case .int(let x) = v {
-                        switch op {
-                        case .equal: return x == i
-                        case .notEqual: return x != i
-                        case .less: return x < i
-                        case .lessOrEqual: return x <= i
-                        case .greater: return x > i
-                        default: return x >= i
-                        }
-                    }
+                    let v = try lhs.read(o, env)
+                    if case .int(let x) = v { return IntegerTest.holds(op, x, i) }
                     return try cmp.test(v, k)
                 }
             case (.less, .double(let d)), (.lessOrEqual, .double(let d)), (.greater, .double(let d)), (.greaterOrEqual, .double(let d)):
                 return { (o, env) throws(Diagnostic) -> Bool in
-                    let v = try lf(o, env)
+                    let v = try lhs.read(o, env)
                     if case .double(let x) = v {
                         switch op {
                         case .less: return x < d
@@ -171,18 +176,70 @@ extension Compiler {
             }
         }
         switch (op, k) {
-        case (.beginsWith, .string), (.endsWith, .string), (.like, .string):
-            return { (o, env) throws(Diagnostic) -> Bool in try cmp.stringTest(try lf(o, env), k) }
+        case (.beginsWith, .string), (.endsWith, .string), (.contains, .string):
+            // The needle is folded and its bytes prepared at compile time;
+            // a non-string left side is false, as in `stringTest`.
+            guard let needle = cmp.needle else { return nil }
+            let matcher = cmp.matcher
+            switch op {
+            case .beginsWith:
+                return { (o, env) throws(Diagnostic) -> Bool in
+                    if case .string(let t) = try lhs.read(o, env) { return matcher.beginsWith(t, needle) }
+                    return false
+                }
+            case .endsWith:
+                return { (o, env) throws(Diagnostic) -> Bool in
+                    if case .string(let t) = try lhs.read(o, env) { return matcher.endsWith(t, needle) }
+                    return false
+                }
+            default:
+                // CONTAINS on a collection is membership: only strings here.
+                return { (o, env) throws(Diagnostic) -> Bool in
+                    let v = try lhs.read(o, env)
+                    if case .string(let t) = v { return matcher.contains(t, needle) }
+                    return try cmp.test(v, k)
+                }
+            }
+        case (.like, .string):
+            return { (o, env) throws(Diagnostic) -> Bool in try cmp.stringTest(try lhs.read(o, env), k) }
         case (.equal, .string(let s)):
             guard let needle = cmp.needle else { return nil }
             let matcher = cmp.matcher
             return { (o, env) throws(Diagnostic) -> Bool in
-                let v = try lf(o, env)
+                let v = try lhs.read(o, env)
                 if case .string(let t) = v { return matcher.equal(t, needle) }
                 return Compare.equal(v, .string(s))
             }
         default:
             return nil
+        }
+    }
+}
+
+/// A compiled predicate in a non-generic box, for arrays of them.
+struct BoolStep {
+    let closure: BoolClosure
+    init(_ closure: @escaping BoolClosure) { self.closure = closure }
+}
+
+/// `x op i` for integers, the operators `specialised` handles.
+enum IntegerTest {
+    static func handles(_ op: ComparisonOperator) -> Bool {
+        switch op {
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual: return true
+        default: return false
+        }
+    }
+
+    @inline(__always)
+    static func holds(_ op: ComparisonOperator, _ x: Int64, _ i: Int64) -> Bool {
+        switch op {
+        case .equal: return x == i
+        case .notEqual: return x != i
+        case .less: return x < i
+        case .lessOrEqual: return x <= i
+        case .greater: return x > i
+        default: return x >= i
         }
     }
 }

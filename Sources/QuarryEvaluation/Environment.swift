@@ -13,6 +13,10 @@ struct Env {
     let slots: SlotStorage?
 
     static var empty: Env { Env(variables: [:], slots: nil) }
+
+    /// No variables and no slots, built once. (Env is not Sendable because
+    /// of its slots; this one has none, so sharing it is safe.)
+    nonisolated(unsafe) static let none = Env(variables: [:], slots: nil)
 }
 
 /// Values of the variables a tree binds itself (SUBQUERY, `:=`); nil = unset.

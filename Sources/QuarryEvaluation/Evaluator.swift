@@ -64,13 +64,16 @@ public enum Evaluator {
 public struct CompiledPredicate: Sendable {
     let body: CompiledBool
     let slotCount: Int
-    /// The closure itself, unwrapped once (nil for a constant).
-    let closure: BoolClosure?
+    /// The closure itself, unwrapped once; a constant answers through a
+    /// closure too. Not an Optional: a closure stored in a generic container
+    /// is kept at the container's abstraction, and every call would then go
+    /// through a reabstraction thunk.
+    let closure: BoolClosure
 
     init(body: CompiledBool, slotCount: Int) {
         self.body = body
         self.slotCount = slotCount
-        if case .dynamic(let f) = body { closure = f } else { closure = nil }
+        closure = body.closure
     }
 
     /// Whether the predicate holds for `object` (what SELF is; `.null` for
@@ -81,8 +84,12 @@ public struct CompiledPredicate: Sendable {
 
     @inline(__always)
     func run(_ object: Value, _ variables: [String: Value]) throws(Diagnostic) -> Bool {
-        guard let closure else { return constantValue ?? false }
-        if slotCount == 0 { return try closure(object, Env(variables: variables, slots: nil)) }
+        if slotCount == 0 {
+            // The shared empty environment: no dictionary retained and
+            // released per object in the common call without variables.
+            if variables.isEmpty { return try closure(object, Env.none) }
+            return try closure(object, Env(variables: variables, slots: nil))
+        }
         return try closure(object, Env(variables: variables, slots: SlotStorage(count: slotCount)))
     }
 
