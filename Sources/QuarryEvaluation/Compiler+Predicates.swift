@@ -6,9 +6,8 @@
 // one element; nil is the empty collection.
 //
 // Direct comparisons against a constant get specialised closures for the
-// common cases (a string, an integer, a double, a prepared string operator),
-// so `department.name == 'Dept 7' AND salary > 50000` does no generic
-// dispatch per object.
+// common cases (Compiler+Specialised.swift), so `department.name == 'Dept 7'
+// AND salary > 50000` does no generic dispatch per object.
 
 extension Compiler {
     mutating func predicate(_ p: Predicate) throws(Diagnostic) -> CompiledBool {
@@ -128,90 +127,6 @@ extension Compiler {
         default:
             for item in items where try cmp.test(item, rv) { return true }
             return false
-        }
-    }
-
-    /// Closures for `lhs op constant` without the generic dispatch. Each
-    /// answers exactly as `cmp.test(lhs, k)` would; the fast cases only skip
-    /// the dispatch on the operator and the constant's type.
-    func specialised<R: ValueReader>(_ cmp: Comparator, _ lhs: R, _ k: Value) -> BoolClosure? {
-        let op = cmp.op
-        if cmp.folding.isNone {
-            switch (op, k) {
-            case (.equal, .string(let s)):
-                return { (o, env) throws(Diagnostic) -> Bool in
-                    if case .string(let t) = try lhs.read(o, env) { return t == s }
-                    return false
-                }
-            case (.notEqual, .string(let s)):
-                return { (o, env) throws(Diagnostic) -> Bool in
-                    if case .string(let t) = try lhs.read(o, env) { return t != s }
-                    return true
-                }
-            case (.equal, .null):
-                return { (o, env) throws(Diagnostic) -> Bool in try lhs.read(o, env).isNull }
-            case (.notEqual, .null):
-                return { (o, env) throws(Diagnostic) -> Bool in !(try lhs.read(o, env).isNull) }
-            case (.equal, .int(let i)), (.notEqual, .int(let i)), (.less, .int(let i)), (.lessOrEqual, .int(let i)),
-                 (.greater, .int(let i)), (.greaterOrEqual, .int(let i)):
-                return { (o, env) throws(Diagnostic) -> Bool in
-                    let v = try lhs.read(o, env)
-                    if case .int(let x) = v { return IntegerTest.holds(op, x, i) }
-                    return try cmp.test(v, k)
-                }
-            case (.less, .double(let d)), (.lessOrEqual, .double(let d)), (.greater, .double(let d)), (.greaterOrEqual, .double(let d)):
-                return { (o, env) throws(Diagnostic) -> Bool in
-                    let v = try lhs.read(o, env)
-                    if case .double(let x) = v {
-                        switch op {
-                        case .less: return x < d
-                        case .lessOrEqual: return x <= d
-                        case .greater: return x > d
-                        default: return x >= d
-                        }
-                    }
-                    return try cmp.test(v, k)
-                }
-            default: break
-            }
-        }
-        switch (op, k) {
-        case (.beginsWith, .string), (.endsWith, .string), (.contains, .string):
-            // The needle is folded and its bytes prepared at compile time;
-            // a non-string left side is false, as in `stringTest`.
-            guard let needle = cmp.needle else { return nil }
-            let matcher = cmp.matcher
-            switch op {
-            case .beginsWith:
-                return { (o, env) throws(Diagnostic) -> Bool in
-                    if case .string(let t) = try lhs.read(o, env) { return matcher.beginsWith(t, needle) }
-                    return false
-                }
-            case .endsWith:
-                return { (o, env) throws(Diagnostic) -> Bool in
-                    if case .string(let t) = try lhs.read(o, env) { return matcher.endsWith(t, needle) }
-                    return false
-                }
-            default:
-                // CONTAINS on a collection is membership: only strings here.
-                return { (o, env) throws(Diagnostic) -> Bool in
-                    let v = try lhs.read(o, env)
-                    if case .string(let t) = v { return matcher.contains(t, needle) }
-                    return try cmp.test(v, k)
-                }
-            }
-        case (.like, .string):
-            return { (o, env) throws(Diagnostic) -> Bool in try cmp.stringTest(try lhs.read(o, env), k) }
-        case (.equal, .string(let s)):
-            guard let needle = cmp.needle else { return nil }
-            let matcher = cmp.matcher
-            return { (o, env) throws(Diagnostic) -> Bool in
-                let v = try lhs.read(o, env)
-                if case .string(let t) = v { return matcher.equal(t, needle) }
-                return Compare.equal(v, .string(s))
-            }
-        default:
-            return nil
         }
     }
 }

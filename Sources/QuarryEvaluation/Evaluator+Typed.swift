@@ -1,6 +1,6 @@
 // `Evaluator.compile(_:for:)`: a predicate compiled for one host class that
 // adopts `TypedKeyValueAccessible`. Objects of exactly that class run the
-// typed closure tree (Compiler+Typed.swift), whose key paths were resolved to
+// host closure tree (Compiler+Typed.swift), whose key paths were resolved to
 // the class's accessors at compile time; every other value — dictionaries,
 // other host types, subclasses (which may answer keys differently) — runs the
 // general tree, so the predicate accepts anything `compile(_:)`'s does and
@@ -16,24 +16,32 @@ extension Evaluator {
     /// ```
     public static func compile<Root: TypedKeyValueAccessible>(_ predicate: QuarrySyntax.Predicate, for type: Root.Type,
                                                               options: EvaluationOptions = .init()) throws(Diagnostic) -> CompiledPredicate {
+        try compile(predicate, rootType: ObjectIdentifier(Root.self), rootRead: { Root.accessor(forKey: $0)?.read },
+                    options: options)
+    }
+
+    /// The non-generic rest of `compile(_:for:)`, so that no closure of the
+    /// result is generic code.
+    static func compile(_ predicate: QuarrySyntax.Predicate, rootType: ObjectIdentifier,
+                        rootRead: @escaping (String) -> KeyRead?, options: EvaluationOptions) throws(Diagnostic) -> CompiledPredicate {
         var compiler = Compiler(options: options)
         let general = try compiler.predicate(predicate)
         guard case .dynamic(let fallback) = general else {
             return CompiledPredicate(body: general, slotCount: compiler.slotCount)
         }
-        var typedCompiler = TypedCompiler<Root>(base: compiler)
-        let typed: TypedBoolClosure<Root>
-        switch try typedCompiler.predicate(predicate) {
-        case .dynamic(let f): typed = f
-        case .constant(let b): typed = { _, _ in b }   // not reached: both trees fold alike
+        var hostCompiler = HostCompiler(base: compiler, rootRead: rootRead)
+        let host: HostBoolClosure
+        switch try hostCompiler.predicate(predicate) {
+        case .dynamic(let f): host = f
+        case .constant(let b): host = { _, _ in b }   // not reached: both trees fold alike
         }
-        let rootType = ObjectIdentifier(Root.self)
-        let body: BoolClosure = { (o, env) throws(Diagnostic) -> Bool in
-            if case .object(let ref) = o, ObjectIdentifier(Swift.type(of: ref.object)) == rootType {
-                return try typed(unsafeDowncast(ref.object, to: Root.self), env)
-            }
-            return try fallback(o, env)
-        }
-        return CompiledPredicate(body: .dynamic(body), slotCount: typedCompiler.base.slotCount)
+        return CompiledPredicate(body: .dynamic(fallback), slotCount: hostCompiler.base.slotCount,
+                                 host: HostEntry(type: rootType, closure: host))
     }
+}
+
+/// The host tree of a predicate compiled for one class, and that class.
+struct HostEntry: Sendable {
+    let type: ObjectIdentifier
+    let closure: HostBoolClosure
 }

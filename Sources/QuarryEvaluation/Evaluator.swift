@@ -69,11 +69,24 @@ public struct CompiledPredicate: Sendable {
     /// is kept at the container's abstraction, and every call would then go
     /// through a reabstraction thunk.
     let closure: BoolClosure
+    /// From `compile(_:for:)`: objects of exactly class `hostType` run
+    /// `hostClosure` instead (Evaluator+Typed.swift). Without one, a class
+    /// no object has. Two plain fields rather than an optional struct: the
+    /// optional was copied, closure context and all, on every call.
+    let hostType: ObjectIdentifier
+    let hostClosure: HostBoolClosure
 
-    init(body: CompiledBool, slotCount: Int) {
+    init(body: CompiledBool, slotCount: Int, host: HostEntry? = nil) {
         self.body = body
         self.slotCount = slotCount
         closure = body.closure
+        if let host {
+            hostType = host.type
+            hostClosure = host.closure
+        } else {
+            hostType = ObjectIdentifier(NoHost.self)
+            hostClosure = { _, _ in false }
+        }
     }
 
     /// Whether the predicate holds for `object` (what SELF is; `.null` for
@@ -84,13 +97,22 @@ public struct CompiledPredicate: Sendable {
 
     @inline(__always)
     func run(_ object: Value, _ variables: [String: Value]) throws(Diagnostic) -> Bool {
-        if slotCount == 0 {
-            // The shared empty environment: no dictionary retained and
-            // released per object in the common call without variables.
-            if variables.isEmpty { return try closure(object, Env.none) }
-            return try closure(object, Env(variables: variables, slots: nil))
+        if slotCount == 0 && variables.isEmpty { return try run(object, Env.none) }
+        return try Env.with(variables, slots: slotCount == 0 ? nil : SlotStorage(count: slotCount)) {
+            (env) throws(Diagnostic) -> Bool in try run(object, env)
         }
-        return try closure(object, Env(variables: variables, slots: SlotStorage(count: slotCount)))
+    }
+
+    @inline(__always)
+    func run(_ object: borrowing Value, _ env: Env) throws(Diagnostic) -> Bool {
+        // A borrowing switch: the object reference is lent to the host tree,
+        // not copied (a copy cost a retain and a release per object).
+        switch object {
+        case .object(let ref) where ObjectIdentifier(type(of: ref.object)) == hostType:
+            return try hostClosure(ref, env)
+        default:
+            return try closure(copy object, env)
+        }
     }
 
     /// The objects for which the predicate holds, in order.
@@ -108,6 +130,9 @@ public struct CompiledPredicate: Sendable {
     }
 }
 
+/// The class of no object: `hostType` of a predicate compiled without one.
+private final class NoHost {}
+
 /// An expression ready to evaluate against many objects; safe to share between threads.
 ///
 /// ```swift
@@ -123,8 +148,9 @@ public struct CompiledExpression: Sendable {
         switch body {
         case .constant(let v): return v
         case .dynamic(let f):
-            let env = Env(variables: variables, slots: slotCount == 0 ? nil : SlotStorage(count: slotCount))
-            return try f(object, env)
+            return try Env.with(variables, slots: slotCount == 0 ? nil : SlotStorage(count: slotCount)) {
+                (env) throws(Diagnostic) -> Value in try f(object, env)
+            }
         }
     }
 

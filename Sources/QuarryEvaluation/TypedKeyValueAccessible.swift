@@ -14,6 +14,12 @@
 // The contract: an accessor answers what `value(forKey:)` answers for the
 // same key on every instance (nil for null; `.int` for `.int(_)`, and so on).
 // Keys without an accessor (nil) are read through `value(forKey:)` as before.
+//
+// Why the factories are @inlinable: they wrap the user's closure into one
+// over `AnyObject` in the user's own module, where `Root` is concrete. Kept
+// generic inside Quarry, each call would pass `Root` at the generic
+// abstraction, through a reabstraction thunk, per object. The evaluator only
+// ever calls the wrapped closures after checking the object's class.
 
 /// A host type whose keys can be resolved to typed accessors once, when a
 /// predicate is compiled for it with `Evaluator.compile(_:for:)`.
@@ -50,125 +56,126 @@ public protocol TypedKeyValueAccessible: KeyValueAccessible {
 /// How to read one key of a `Root` directly. Each accessor must answer
 /// what `value(forKey:)` answers for the key (nil for null).
 public struct KeyAccessor<Root: KeyValueAccessible>: Sendable {
-    enum Read: Sendable {
-        case int(@Sendable (Root) -> Int64?)
-        case double(@Sendable (Root) -> Double?)
-        case bool(@Sendable (Root) -> Bool?)
-        case string(@Sendable (Root) -> String?)
-        case value(@Sendable (Root) -> Value)
-        /// A to-one relation: its value, and how to continue a key path
-        /// into the related type's own accessors.
-        case object(value: @Sendable (Root) -> Value, follow: @Sendable (String) -> KeyAccessor<Root>?)
-    }
+    @usableFromInline let read: KeyRead
 
-    let read: Read
-
-    init(_ read: Read) { self.read = read }
+    @inlinable init(_ read: KeyRead) { self.read = read }
 
     /// An integer key (`value(forKey:)` answers `.int`).
-    public static func int(_ read: @escaping @Sendable (Root) -> Int64?) -> KeyAccessor { KeyAccessor(.int(read)) }
+    @inlinable
+    public static func int(_ read: @escaping @Sendable (Root) -> Int64?) -> KeyAccessor {
+        KeyAccessor(.int { (o: AnyObject) -> Int64? in read(unsafeDowncast(o, to: Root.self)) })
+    }
 
     /// An integer key held as `Int`.
+    @inlinable
     public static func int(_ read: @escaping @Sendable (Root) -> Int?) -> KeyAccessor {
-        KeyAccessor(.int { (r: Root) -> Int64? in
-            guard let i = read(r) else { return nil }
+        KeyAccessor(.int { (o: AnyObject) -> Int64? in
+            guard let i = read(unsafeDowncast(o, to: Root.self)) else { return nil }
             return Int64(i)
         })
     }
 
     /// A floating-point key (`.double`).
-    public static func double(_ read: @escaping @Sendable (Root) -> Double?) -> KeyAccessor { KeyAccessor(.double(read)) }
+    @inlinable
+    public static func double(_ read: @escaping @Sendable (Root) -> Double?) -> KeyAccessor {
+        KeyAccessor(.double { (o: AnyObject) -> Double? in read(unsafeDowncast(o, to: Root.self)) })
+    }
 
     /// A boolean key (`.bool`).
-    public static func bool(_ read: @escaping @Sendable (Root) -> Bool?) -> KeyAccessor { KeyAccessor(.bool(read)) }
+    @inlinable
+    public static func bool(_ read: @escaping @Sendable (Root) -> Bool?) -> KeyAccessor {
+        KeyAccessor(.bool { (o: AnyObject) -> Bool? in read(unsafeDowncast(o, to: Root.self)) })
+    }
 
     /// A string key (`.string`).
-    public static func string(_ read: @escaping @Sendable (Root) -> String?) -> KeyAccessor { KeyAccessor(.string(read)) }
+    @inlinable
+    public static func string(_ read: @escaping @Sendable (Root) -> String?) -> KeyAccessor {
+        KeyAccessor(.string { (o: AnyObject) -> String? in read(unsafeDowncast(o, to: Root.self)) })
+    }
 
     /// Any other key, answered as a `Value` (dates, collections, …).
-    public static func value(_ read: @escaping @Sendable (Root) -> Value) -> KeyAccessor { KeyAccessor(.value(read)) }
+    @inlinable
+    public static func value(_ read: @escaping @Sendable (Root) -> Value) -> KeyAccessor {
+        KeyAccessor(.value { (o: AnyObject) -> Value in read(unsafeDowncast(o, to: Root.self)) })
+    }
 
     /// A to-one relation to another typed host type (`.object`, or null for
     /// nil); key paths through it use `Target`'s accessors.
+    @inlinable
     public static func object<Target: TypedKeyValueAccessible>(_ read: @escaping @Sendable (Root) -> Target?) -> KeyAccessor {
         KeyAccessor(.object(
-            value: { (r: Root) -> Value in
-                guard let t = read(r) else { return .null }
+            value: { (o: AnyObject) -> Value in
+                guard let t = read(unsafeDowncast(o, to: Root.self)) else { return .null }
                 return .object(ObjectReference(t))
             },
-            follow: { (key: String) -> KeyAccessor<Root>? in
-                Target.accessor(forKey: key)?.after(read)
-            }))
-    }
-
-    /// The key's value as `value(forKey:)` would answer it.
-    var value: @Sendable (Root) -> Value {
-        switch read {
-        case .int(let f): return { (r: Root) -> Value in
-                guard let x = f(r) else { return .null }
-                return .int(x)
-            }
-        case .double(let f): return { (r: Root) -> Value in
-                guard let x = f(r) else { return .null }
-                return .double(x)
-            }
-        case .bool(let f): return { (r: Root) -> Value in
-                guard let x = f(r) else { return .null }
-                return .bool(x)
-            }
-        case .string(let f): return { (r: Root) -> Value in
-                guard let x = f(r) else { return .null }
-                return .string(x)
-            }
-        case .value(let f): return f
-        case .object(let f, _): return f
-        }
-    }
-
-    /// This accessor read through a to-one relation of `Base`: nil from the
-    /// relation is null all along the path, as key paths propagate nil.
-    func after<Base: KeyValueAccessible>(_ hop: @escaping @Sendable (Base) -> Root?) -> KeyAccessor<Base> {
-        switch read {
-        case .int(let f): return .int { (b: Base) -> Int64? in
-                guard let r = hop(b) else { return nil }
-                return f(r)
-            }
-        case .double(let f): return .double { (b: Base) -> Double? in
-                guard let r = hop(b) else { return nil }
-                return f(r)
-            }
-        case .bool(let f): return .bool { (b: Base) -> Bool? in
-                guard let r = hop(b) else { return nil }
-                return f(r)
-            }
-        case .string(let f): return .string { (b: Base) -> String? in
-                guard let r = hop(b) else { return nil }
-                return f(r)
-            }
-        case .value(let f): return .value { (b: Base) -> Value in
-                guard let r = hop(b) else { return .null }
-                return f(r)
-            }
-        case .object(let f, let follow):
-            return KeyAccessor<Base>(.object(
-                value: { (b: Base) -> Value in
-                    guard let r = hop(b) else { return .null }
-                    return f(r)
-                },
-                follow: { (key: String) -> KeyAccessor<Base>? in follow(key)?.after(hop) }))
-        }
+            hop: { (o: AnyObject) -> AnyObject? in read(unsafeDowncast(o, to: Root.self)) },
+            follow: { (key: String) -> KeyRead? in Target.accessor(forKey: key)?.read }))
     }
 }
 
-extension TypedKeyValueAccessible {
-    /// The accessor for a dotted path of plain keys, following to-one
-    /// relations; nil when some key has no accessor.
-    static func accessor(forPath path: [String]) -> KeyAccessor<Self>? {
-        guard let first = path.first, var accessor = accessor(forKey: first) else { return nil }
-        for key in path.dropFirst() {
-            guard case .object(_, let follow) = accessor.read, let next = follow(key) else { return nil }
-            accessor = next
+/// An accessor with its root type erased: each closure takes an object of
+/// the root type (checked before the call) as `AnyObject`.
+@usableFromInline
+enum KeyRead: Sendable {
+    case int(@Sendable (AnyObject) -> Int64?)
+    case double(@Sendable (AnyObject) -> Double?)
+    case bool(@Sendable (AnyObject) -> Bool?)
+    case string(@Sendable (AnyObject) -> String?)
+    case value(@Sendable (AnyObject) -> Value)
+    /// A to-one relation: its value, the related object (`hop`), and the
+    /// related type's reads (`follow`, relative to the related object).
+    case object(value: @Sendable (AnyObject) -> Value, hop: @Sendable (AnyObject) -> AnyObject?,
+                follow: @Sendable (String) -> KeyRead?)
+
+    /// The key's value as `value(forKey:)` would answer it.
+    var value: @Sendable (AnyObject) -> Value {
+        switch self {
+        case .int(let f): return { (o: AnyObject) -> Value in
+                guard let x = f(o) else { return .null }
+                return .int(x)
+            }
+        case .double(let f): return { (o: AnyObject) -> Value in
+                guard let x = f(o) else { return .null }
+                return .double(x)
+            }
+        case .bool(let f): return { (o: AnyObject) -> Value in
+                guard let x = f(o) else { return .null }
+                return .bool(x)
+            }
+        case .string(let f): return { (o: AnyObject) -> Value in
+                guard let x = f(o) else { return .null }
+                return .string(x)
+            }
+        case .value(let f): return f
+        case .object(let f, _, _): return f
         }
-        return accessor
     }
+
+    /// The read for a dotted path of plain keys, as the object the last key
+    /// is read from (`hop`, nil for the root itself: the relations before it,
+    /// composed) and that key's read; nil when some key has no accessor.
+    static func path(_ path: [String], first: (String) -> KeyRead?) -> HostPath? {
+        guard let head = path.first, var read = first(head) else { return nil }
+        var hop: (@Sendable (AnyObject) -> AnyObject?)? = nil
+        for key in path.dropFirst() {
+            guard case .object(_, let next, let follow) = read, let leaf = follow(key) else { return nil }
+            if let before = hop {
+                hop = { (o: AnyObject) -> AnyObject? in
+                    guard let t = before(o) else { return nil }
+                    return next(t)
+                }
+            } else {
+                hop = next
+            }
+            read = leaf
+        }
+        return HostPath(hop: hop, leaf: read)
+    }
+}
+
+/// A key path resolved for a host class: the relations to follow (nil: none)
+/// and the read of the last key.
+struct HostPath {
+    let hop: (@Sendable (AnyObject) -> AnyObject?)?
+    let leaf: KeyRead
 }
