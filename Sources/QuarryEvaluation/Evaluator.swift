@@ -75,6 +75,9 @@ public struct CompiledPredicate: Sendable {
     /// optional was copied, closure context and all, on every call.
     let hostType: ObjectIdentifier
     let hostClosure: HostBoolClosure
+    /// `Env.none`, copied here once: reading the global on every call cost
+    /// a `swift_once` check.
+    let plain = PlainEnv()
 
     init(body: CompiledBool, slotCount: Int, host: HostEntry? = nil) {
         self.body = body
@@ -91,13 +94,21 @@ public struct CompiledPredicate: Sendable {
 
     /// Whether the predicate holds for `object` (what SELF is; `.null` for
     /// none), with `$VARIABLE`s taken from `variables`.
-    public func evaluate(_ object: Value, variables: [String: Value] = [:]) throws(Diagnostic) -> Bool {
+    public func evaluate(_ object: Value, variables: [String: Value]) throws(Diagnostic) -> Bool {
         try run(object, variables)
+    }
+
+    /// Whether the predicate holds for `object` (what SELF is; `.null` for
+    /// none), without `$VARIABLE`s. (An overload rather than a default
+    /// argument: the caller then builds no empty dictionary per call.)
+    public func evaluate(_ object: Value) throws(Diagnostic) -> Bool {
+        if slotCount == 0 { return try run(object, plain.env) }
+        return try run(object, [:])
     }
 
     @inline(__always)
     func run(_ object: Value, _ variables: [String: Value]) throws(Diagnostic) -> Bool {
-        if slotCount == 0 && variables.isEmpty { return try run(object, Env.none) }
+        if slotCount == 0 && variables.isEmpty { return try run(object, plain.env) }
         return try Env.with(variables, slots: slotCount == 0 ? nil : SlotStorage(count: slotCount)) {
             (env) throws(Diagnostic) -> Bool in try run(object, env)
         }
@@ -128,6 +139,12 @@ public struct CompiledPredicate: Sendable {
         if case .constant(let b) = body { return b }
         return nil
     }
+}
+
+/// `Env.none` in a Sendable box. Safe to share: it has no slots, and its
+/// empty dictionary is immutable and never freed.
+struct PlainEnv: @unchecked Sendable {
+    let env = Env.none
 }
 
 /// The class of no object: `hostType` of a predicate compiled without one.
