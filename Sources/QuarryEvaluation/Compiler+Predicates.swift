@@ -36,42 +36,50 @@ extension Compiler {
     /// in a bare `[BoolClosure]`: an array holds a function at its most
     /// general abstraction, so each call would pass through a thunk.
     mutating func junction(_ parts: [Predicate], isAnd: Bool) throws(Diagnostic) -> CompiledBool {
-        var steps: [BoolStep] = []
+        var steps: [AndStep] = []
         var decided = false
         for part in parts {
-            switch try predicate(part) {
-            case .constant(let b):
-                if b != isAnd { decided = true }
-            case .dynamic(let f):
-                steps.append(BoolStep(f))
+            let code: ComparisonCode
+            if isAnd, case .comparison(let c) = part.kind {
+                code = try comparisonCode(c, span: part.span)
+            } else {
+                code = .compiled(try predicate(part))
+            }
+            switch code {
+            case .test(let build): steps.append(.test(build))
+            case .compiled(.constant(let b)): if b != isAnd { decided = true }
+            case .compiled(.dynamic(let f)): steps.append(.closure(BoolStep(f)))
             }
         }
         if decided { return .constant(!isAnd) }
-        switch steps.count {
-        case 0: return .constant(isAnd)
-        case 1: return .dynamic(steps[0].closure)
-        case 2:
-            let a = steps[0].closure, b = steps[1].closure
-            if isAnd {
-                return .dynamic { (o, env) throws(Diagnostic) -> Bool in
-                    if !(try a(o, env)) { return false }
-                    return try b(o, env)
-                }
-            }
+        if steps.isEmpty { return .constant(isAnd) }
+        if isAnd { return .dynamic(AndStep.chain(steps)) }
+        let closures = steps.map(\.closure)
+        if closures.count == 1 { return .dynamic(closures[0].closure) }
+        if closures.count == 2 {
+            let a = closures[0].closure, b = closures[1].closure
             return .dynamic { (o, env) throws(Diagnostic) -> Bool in
                 if try a(o, env) { return true }
                 return try b(o, env)
             }
-        default:
-            let all = steps
-            return .dynamic { (o, env) throws(Diagnostic) -> Bool in
-                for step in all where try step.closure(o, env) != isAnd { return !isAnd }
-                return isAnd
-            }
+        }
+        let all = closures
+        return .dynamic { (o, env) throws(Diagnostic) -> Bool in
+            for step in all where try step.closure(o, env) { return true }
+            return false
         }
     }
 
     mutating func comparison(_ c: Comparison, span: SourceSpan) throws(Diagnostic) -> CompiledBool {
+        switch try comparisonCode(c, span: span) {
+        case .test(let build): return .dynamic(build(nil))
+        case .compiled(let b): return b
+        }
+    }
+
+    /// A comparison compiled as a specialised test, which an AND chain can
+    /// hand what follows it, or as anything else.
+    mutating func comparisonCode(_ c: Comparison, span: SourceSpan) throws(Diagnostic) -> ComparisonCode {
         if c.op == .utiConformsTo || c.op == .utiEquals {
             throw evaluationError(.unsupportedOperation, "\(c.op.rawValue) is not supported: Quarry has no Uniform Type Identifier database",
                                   at: span, hints: ["compare the type identifier strings with == or BEGINSWITH instead"])
@@ -85,18 +93,18 @@ extension Compiler {
         case .direct:
             if let k = r.constant, l.constant == nil {
                 // A plain key path on the left is read inline (ValueReader.swift).
-                let special: BoolClosure?
+                let test: ((BoolClosure?) -> BoolClosure)?
                 switch c.lhs.plainKeys {
                 case let keys? where keys.count == 1:
-                    special = specialised(cmp, KeyReader(key: keys[0], span: c.lhs.span), k)
+                    test = specialisedTest(cmp, KeyReader(key: keys[0], span: c.lhs.span), k)
                 case let keys?:
-                    special = specialised(cmp, KeyPairReader(first: keys[0], second: keys[1], span: c.lhs.span), k)
+                    test = specialisedTest(cmp, KeyPairReader(first: keys[0], second: keys[1], span: c.lhs.span), k)
                 case nil:
-                    special = specialised(cmp, ClosureReader(closure: lf), k)
+                    test = specialisedTest(cmp, ClosureReader(closure: lf), k)
                 }
-                if let special { return .dynamic(special) }
+                if let test { return .test(test) }
             }
-            return foldBool({ (o, env) throws(Diagnostic) -> Bool in try cmp.test(try lf(o, env), try rf(o, env)) }, [l, r])
+            return .compiled(foldBool({ (o, env) throws(Diagnostic) -> Bool in try cmp.test(try lf(o, env), try rf(o, env)) }, [l, r]))
         case .any, .all, .none:
             let modifier = c.modifier
             let closure: BoolClosure = { (o, env) throws(Diagnostic) -> Bool in
@@ -112,7 +120,7 @@ extension Compiler {
                     return try Compiler.quantify(modifier, [lv], rv, cmp)
                 }
             }
-            return foldBool(closure, [l, r])
+            return .compiled(foldBool(closure, [l, r]))
         }
     }
 
@@ -135,6 +143,52 @@ extension Compiler {
 struct BoolStep {
     let closure: BoolClosure
     init(_ closure: @escaping BoolClosure) { self.closure = closure }
+}
+
+/// A comparison as `comparisonCode` compiles it.
+enum ComparisonCode {
+    /// A specialised test; given the closure for the rest of an AND, it
+    /// calls it itself when it holds (nil: nothing follows).
+    case test((BoolClosure?) -> BoolClosure)
+    case compiled(CompiledBool)
+}
+
+/// One part of an AND, and how the parts chain. A specialised test calls
+/// the rest of the AND itself, so `a AND b` runs in `a`'s closure and `b`'s,
+/// with no junction closure between them: on most objects `a` fails and
+/// its closure is the only one that runs.
+enum AndStep {
+    case test((BoolClosure?) -> BoolClosure)
+    case closure(BoolStep)
+
+    var closure: BoolStep {
+        switch self {
+        case .test(let build): return BoolStep(build(nil))
+        case .closure(let step): return step
+        }
+    }
+
+    /// The parts, left to right, each evaluated only when all before it held.
+    static func chain(_ steps: [AndStep]) -> BoolClosure {
+        var rest: BoolClosure? = nil
+        for step in steps.reversed() {
+            switch step {
+            case .test(let build):
+                rest = build(rest)
+            case .closure(let step):
+                guard let next = rest else {
+                    rest = step.closure
+                    continue
+                }
+                let f = step.closure
+                rest = { (o, env) throws(Diagnostic) -> Bool in
+                    if !(try f(o, env)) { return false }
+                    return try next(o, env)
+                }
+            }
+        }
+        return rest!
+    }
 }
 
 /// `x op i` for integers, the operators `specialised` handles.

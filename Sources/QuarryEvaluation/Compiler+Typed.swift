@@ -17,6 +17,7 @@
 // plain case (nil, a folding option, a constant of another type).
 
 /// A compiled predicate over a host object of the class compiled for.
+@usableFromInline
 typealias HostBoolClosure = @Sendable (ObjectReference, Env) throws(Diagnostic) -> Bool
 
 enum HostCompiledBool {
@@ -46,7 +47,7 @@ struct HostCompiler {
         case .or(let parts):
             return try junction(parts, isAnd: false)
         case .comparison(let c):
-            if let typed = try comparison(c, span: p.span) { return .dynamic(typed) }
+            if let test = try comparison(c, span: p.span) { return .dynamic(test(nil)) }
             return try general(p)
         }
     }
@@ -60,45 +61,44 @@ struct HostCompiler {
         }
     }
 
-    /// As `Compiler.junction`, over typed closures.
+    /// As `Compiler.junction` (AND chains included), over host closures.
     mutating func junction(_ parts: [Predicate], isAnd: Bool) throws(Diagnostic) -> HostCompiledBool {
-        var steps: [HostBoolStep] = []
+        var steps: [HostAndStep] = []
         var decided = false
         for part in parts {
+            if isAnd, case .comparison(let c) = part.kind, let test = try comparison(c, span: part.span) {
+                steps.append(.test(test))
+                continue
+            }
             switch try predicate(part) {
             case .constant(let b):
                 if b != isAnd { decided = true }
             case .dynamic(let f):
-                steps.append(HostBoolStep(closure: f))
+                steps.append(.closure(HostBoolStep(closure: f)))
             }
         }
         if decided { return .constant(!isAnd) }
-        switch steps.count {
-        case 0: return .constant(isAnd)
-        case 1: return .dynamic(steps[0].closure)
-        case 2:
-            let a = steps[0].closure, b = steps[1].closure
-            if isAnd {
-                return .dynamic { (r: ObjectReference, env) throws(Diagnostic) -> Bool in
-                    if !(try a(r, env)) { return false }
-                    return try b(r, env)
-                }
-            }
+        if steps.isEmpty { return .constant(isAnd) }
+        if isAnd { return .dynamic(HostAndStep.chain(steps)) }
+        let closures = steps.map(\.closure)
+        if closures.count == 1 { return .dynamic(closures[0].closure) }
+        if closures.count == 2 {
+            let a = closures[0].closure, b = closures[1].closure
             return .dynamic { (r: ObjectReference, env) throws(Diagnostic) -> Bool in
                 if try a(r, env) { return true }
                 return try b(r, env)
             }
-        default:
-            let all = steps
-            return .dynamic { (r: ObjectReference, env) throws(Diagnostic) -> Bool in
-                for step in all where try step.closure(r, env) != isAnd { return !isAnd }
-                return isAnd
-            }
+        }
+        let all = closures
+        return .dynamic { (r: ObjectReference, env) throws(Diagnostic) -> Bool in
+            for step in all where try step.closure(r, env) { return true }
+            return false
         }
     }
 
-    /// `path op constant` through typed accessors, or nil for the general path.
-    mutating func comparison(_ c: Comparison, span: SourceSpan) throws(Diagnostic) -> HostBoolClosure? {
+    /// `path op constant` through typed accessors, as a test to build with
+    /// what follows it in an AND; nil for the general path.
+    mutating func comparison(_ c: Comparison, span: SourceSpan) throws(Diagnostic) -> ((HostBoolClosure?) -> HostBoolClosure)? {
         guard c.modifier == .direct, c.op != .utiConformsTo, c.op != .utiEquals,
               case .keyPath(nil, let path) = c.lhs.kind,
               !path.contains(where: { $0.hasPrefix("$") || $0.hasPrefix("@") }),
@@ -109,11 +109,48 @@ struct HostCompiler {
         guard let k = try scratch.expression(c.rhs).constant else { return nil }
         let cmp = try Comparator(op: c.op, options: c.options, rhs: k, timeLimit: base.options.regexTimeLimit,
                                  span: span, rhsSpan: c.rhs.span)
-        return HostComparison.closure(read, cmp, k)
+        return { (next: HostBoolClosure?) -> HostBoolClosure in
+            if let next { return HostComparison.closure(read, cmp, k, HostAndThen(next: next)) }
+            return HostComparison.closure(read, cmp, k, HostDone())
+        }
     }
 }
 
-/// A typed closure in a non-generic-field box (see `BoolStep`).
+/// A host closure in a box, for arrays of them (see `BoolStep`).
 struct HostBoolStep {
     let closure: HostBoolClosure
+}
+
+/// One part of an AND over host closures (see `AndStep`).
+enum HostAndStep {
+    case test((HostBoolClosure?) -> HostBoolClosure)
+    case closure(HostBoolStep)
+
+    var closure: HostBoolStep {
+        switch self {
+        case .test(let build): return HostBoolStep(closure: build(nil))
+        case .closure(let step): return step
+        }
+    }
+
+    static func chain(_ steps: [HostAndStep]) -> HostBoolClosure {
+        var rest: HostBoolClosure? = nil
+        for step in steps.reversed() {
+            switch step {
+            case .test(let build):
+                rest = build(rest)
+            case .closure(let step):
+                guard let next = rest else {
+                    rest = step.closure
+                    continue
+                }
+                let f = step.closure
+                rest = { (r: ObjectReference, env) throws(Diagnostic) -> Bool in
+                    if !(try f(r, env)) { return false }
+                    return try next(r, env)
+                }
+            }
+        }
+        return rest!
+    }
 }

@@ -14,6 +14,7 @@
 // compiled closure keeps an `Env` after it returns.
 
 /// Per-evaluation state handed to every compiled closure.
+@usableFromInline
 struct Env {
     private let variablesPointer: UnsafePointer<[String: Value]>
     unowned(unsafe) let slots: SlotStorage?
@@ -53,6 +54,7 @@ final class SlotStorage {
 /// A compiled expression: a value for an object in an environment.
 typealias ValueClosure = @Sendable (Value, Env) throws(Diagnostic) -> Value
 /// A compiled predicate.
+@usableFromInline
 typealias BoolClosure = @Sendable (Value, Env) throws(Diagnostic) -> Bool
 
 /// An evaluation error pointing at the node that failed.

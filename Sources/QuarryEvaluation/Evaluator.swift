@@ -63,21 +63,21 @@ public enum Evaluator {
 /// ```
 public struct CompiledPredicate: Sendable {
     let body: CompiledBool
-    let slotCount: Int
+    @usableFromInline let slotCount: Int
     /// The closure itself, unwrapped once; a constant answers through a
     /// closure too. Not an Optional: a closure stored in a generic container
     /// is kept at the container's abstraction, and every call would then go
     /// through a reabstraction thunk.
-    let closure: BoolClosure
+    @usableFromInline let closure: BoolClosure
     /// From `compile(_:for:)`: objects of exactly class `hostType` run
     /// `hostClosure` instead (Evaluator+Typed.swift). Without one, a class
     /// no object has. Two plain fields rather than an optional struct: the
     /// optional was copied, closure context and all, on every call.
-    let hostType: ObjectIdentifier
-    let hostClosure: HostBoolClosure
+    @usableFromInline let hostType: ObjectIdentifier
+    @usableFromInline let hostClosure: HostBoolClosure
     /// `Env.none`, copied here once: reading the global on every call cost
     /// a `swift_once` check.
-    let plain = PlainEnv()
+    @usableFromInline let plain = PlainEnv()
 
     init(body: CompiledBool, slotCount: Int, host: HostEntry? = nil) {
         self.body = body
@@ -101,9 +101,37 @@ public struct CompiledPredicate: Sendable {
     /// Whether the predicate holds for `object` (what SELF is; `.null` for
     /// none), without `$VARIABLE`s. (An overload rather than a default
     /// argument: the caller then builds no empty dictionary per call.)
+    ///
+    /// Inlinable, down to the choice between the host tree and the general
+    /// one: inlined into the caller's loop, the object is only borrowed, so
+    /// the caller need not copy it out of its array (a retain and a release
+    /// per object).
+    @inlinable
     public func evaluate(_ object: Value) throws(Diagnostic) -> Bool {
-        if slotCount == 0 { return try run(object, plain.env) }
-        return try run(object, [:])
+        switch object {
+        case .object(let ref) where ObjectIdentifier(type(of: ref.object)) == hostType:
+            if slotCount == 0 { return try hostClosure(ref, plain.env) }
+            return try evaluateHost(ref)
+        default:
+            if slotCount == 0 { return try closure(object, plain.env) }
+            return try evaluateGeneral(object)
+        }
+    }
+
+    @usableFromInline
+    func evaluateHost(_ ref: ObjectReference) throws(Diagnostic) -> Bool {
+        if slotCount == 0 { return try hostClosure(ref, plain.env) }
+        return try Env.with([:], slots: SlotStorage(count: slotCount)) { (env) throws(Diagnostic) -> Bool in
+            try hostClosure(ref, env)
+        }
+    }
+
+    @usableFromInline
+    func evaluateGeneral(_ object: Value) throws(Diagnostic) -> Bool {
+        if slotCount == 0 { return try closure(object, plain.env) }
+        return try Env.with([:], slots: SlotStorage(count: slotCount)) { (env) throws(Diagnostic) -> Bool in
+            try closure(object, env)
+        }
     }
 
     @inline(__always)
@@ -143,8 +171,10 @@ public struct CompiledPredicate: Sendable {
 
 /// `Env.none` in a Sendable box. Safe to share: it has no slots, and its
 /// empty dictionary is immutable and never freed.
+@usableFromInline
 struct PlainEnv: @unchecked Sendable {
-    let env = Env.none
+    @usableFromInline let env = Env.none
+    init() {}
 }
 
 /// The class of no object: `hostType` of a predicate compiled without one.

@@ -30,35 +30,36 @@ struct HopOwner: OwnerReader {
 }
 
 enum HostComparison {
-    static func closure(_ path: HostPath, _ cmp: Comparator, _ k: Value) -> HostBoolClosure {
-        if let hop = path.hop { return closure(HopOwner(hop: hop), path.leaf, cmp, k) }
-        return closure(RootOwner(), path.leaf, cmp, k)
+    static func closure<N: HostContinuation>(_ path: HostPath, _ cmp: Comparator, _ k: Value, _ next: N) -> HostBoolClosure {
+        if let hop = path.hop { return closure(HopOwner(hop: hop), path.leaf, cmp, k, next) }
+        return closure(RootOwner(), path.leaf, cmp, k, next)
     }
 
-    static func closure<O: OwnerReader>(_ owner: O, _ read: KeyRead, _ cmp: Comparator, _ k: Value) -> HostBoolClosure {
+    static func closure<O: OwnerReader, N: HostContinuation>(_ owner: O, _ read: KeyRead, _ cmp: Comparator,
+                                                           _ k: Value, _ next: N) -> HostBoolClosure {
         let op = cmp.op
         switch (read, k) {
         case (.string(let f), .string(let s)):
             if cmp.folding.isNone && (op == .equal || op == .notEqual) {
                 let t = StringEqualityTest(owner, f, cmp, k, s)
-                return { (r: ObjectReference, _) throws(Diagnostic) -> Bool in try t.test(r) }
+                return { (r: ObjectReference, env) throws(Diagnostic) -> Bool in try next.when(try t.test(r), r, env) }
             }
             if let needle = cmp.needle, op == .beginsWith || op == .endsWith || op == .contains || op == .equal {
                 let t = StringMatchTest(owner, f, cmp, k, needle)
-                return { (r: ObjectReference, _) throws(Diagnostic) -> Bool in try t.test(r) }
+                return { (r: ObjectReference, env) throws(Diagnostic) -> Bool in try next.when(try t.test(r), r, env) }
             }
         case (.int(let f), .int(let i)) where cmp.folding.isNone && IntegerTest.handles(op):
             let t = IntegerComparisonTest(owner, f, cmp, k, i)
-            return { (r: ObjectReference, _) throws(Diagnostic) -> Bool in try t.test(r) }
+            return { (r: ObjectReference, env) throws(Diagnostic) -> Bool in try next.when(try t.test(r), r, env) }
         case (.double(let f), .double(let d)) where cmp.folding.isNone
                 && (op == .less || op == .lessOrEqual || op == .greater || op == .greaterOrEqual):
             let t = DoubleOrderTest(owner, f, cmp, k, d)
-            return { (r: ObjectReference, _) throws(Diagnostic) -> Bool in try t.test(r) }
+            return { (r: ObjectReference, env) throws(Diagnostic) -> Bool in try next.when(try t.test(r), r, env) }
         default:
             break
         }
         let t = ValueTest(owner, read.value, cmp, k)
-        return { (r: ObjectReference, _) throws(Diagnostic) -> Bool in try t.test(r) }
+        return { (r: ObjectReference, env) throws(Diagnostic) -> Bool in try next.when(try t.test(r), r, env) }
     }
 }
 
@@ -150,4 +151,25 @@ final class ValueTest<O: OwnerReader>: Sendable {
         guard let o = owner.owner(r.object) else { return try cmp.test(.null, k) }
         return try cmp.test(value(o), k)
     }
+}
+
+/// What a host test does when it holds (see `Continuation`).
+protocol HostContinuation: Sendable {
+    func callAsFunction(_ r: ObjectReference, _ env: Env) throws(Diagnostic) -> Bool
+}
+
+extension HostContinuation {
+    @inline(__always)
+    func when(_ holds: Bool, _ r: ObjectReference, _ env: Env) throws(Diagnostic) -> Bool {
+        holds ? try self(r, env) : false
+    }
+}
+
+struct HostDone: HostContinuation {
+    @inline(__always) func callAsFunction(_ r: ObjectReference, _ env: Env) throws(Diagnostic) -> Bool { true }
+}
+
+struct HostAndThen: HostContinuation {
+    let next: HostBoolClosure
+    @inline(__always) func callAsFunction(_ r: ObjectReference, _ env: Env) throws(Diagnostic) -> Bool { try next(r, env) }
 }

@@ -141,6 +141,7 @@ public struct StringMatcher: Sendable {
 
     // MARK: BEGINSWITH / ENDSWITH / CONTAINS
 
+    @inline(__always)   // into the specialised closures: their hot path
     public func beginsWith(_ s: String, _ needle: FoldedString) -> Bool {
         if needle.utf8.isEmpty { return false }
         if needle.isASCII, let r = asciiPrefix(s, needle) { return r }

@@ -39,6 +39,47 @@ struct SpecialisedComparisonTests {
         }
     }
 
+    /// ANDs chain their specialised tests (each calls the rest itself); the
+    /// same conjunction written with NOT and OR (De Morgan) takes no chain.
+    static let conjunctions: [[String]] = [
+        ["name BEGINSWITH 'J'", "age > 30"],
+        ["age > 30", "name BEGINSWITH 'J'", "tags CONTAINS 'x'"],
+        ["name != nil", "ANY tags == 'x'", "age <= 41", "name ENDSWITH[c] 'É'"],
+        ["age > 30", "age + 0 > 30", "TRUEPREDICATE", "name LIKE '*'"],
+        ["tags.@count > 0", "age == 41"],
+        ["age > 40", "name BEGINSWITH 'J'", "age > $min", "person.name == nil"],
+    ]
+
+    static let people: [Value] = [
+        .dictionary(["name": .string("José"), "age": .int(41), "tags": .array([.string("x")])]),
+        .dictionary(["name": .string("Jo"), "age": .int(29), "tags": .array([])]),
+        .dictionary(["name": .string("Ann"), "age": .int(52), "tags": .array([.string("x"), .string("y")])]),
+        .dictionary(["age": .double(41), "tags": .array([.string("x")])]),
+        .dictionary(["name": .int(3), "age": .string("41")]),
+        .null,
+    ]
+
+    @Test(arguments: conjunctions)
+    func chainedAndsAnswerAsTheirDeMorganForm(_ parts: [String]) throws {
+        let chained = try Evaluator.compile(try Parser.parsePredicate(parts.joined(separator: " AND ")))
+        let reference = try Evaluator.compile(try Parser.parsePredicate(
+            "NOT (" + parts.map { "NOT (\($0))" }.joined(separator: " OR ") + ")"))
+        for o in Self.people {
+            #expect(try chained.evaluate(o, variables: ["min": .int(30)]) == reference.evaluate(o, variables: ["min": .int(30)]),
+                    "\(parts) on \(o)")
+        }
+    }
+
+    @Test func anAndChainStopsAtTheFirstFalsePart() throws {
+        // `age.foo` raises E009 on a number, but only when reached.
+        let p = try Evaluator.compile(try Parser.parsePredicate("name == 'x' AND age > 3 AND age.foo == 1"))
+        #expect(try p.evaluate(.dictionary(["name": .string("y"), "age": .int(5)])) == false)
+        #expect(try p.evaluate(.dictionary(["name": .string("x"), "age": .int(2)])) == false)
+        var error: Diagnostic?
+        do throws(Diagnostic) { _ = try p.evaluate(.dictionary(["name": .string("x"), "age": .int(5)])) } catch let e { error = e }
+        #expect(error?.code == .unknownKey)
+    }
+
     @Test func aMissingKeyAndAMissingRelationAreNull() throws {
         let p = try Evaluator.compile(try Parser.parsePredicate("person.name == nil AND person.name != 'x' AND NOT (age > 3)"))
         #expect(try p.evaluate(.dictionary([:])) == true)

@@ -117,6 +117,9 @@ struct TypedHostTests {
         "NOT (age > 40)", "age > 40 AND team.title == 'Sales'", "age > 40 OR name == 'zoë'",
         "age > 60 OR team.budget < 200 OR name BEGINSWITH 'J'", "TRUEPREDICATE AND age > 30", "FALSEPREDICATE OR age < 30",
         "age > 30 AND FALSEPREDICATE", "SUBQUERY(tags, $t, $t BEGINSWITH 'a').@count > 1", "age > $min",
+        "age > 20 AND team.title BEGINSWITH 'S' AND score > 1.0 AND name != nil",
+        "age > 20 AND ANY tags == 'a' AND age < $min AND team.budget > 100",
+        "name CONTAINS 'o' AND age + 0 > 30 AND TRUEPREDICATE AND team.parent.title == 'Zentrale'",
         "age + 1 > 42", "name.length > 3",
     ]
 
