@@ -6,9 +6,8 @@
 // one element; nil is the empty collection.
 //
 // Direct comparisons against a constant get specialised closures for the
-// common cases (a string, an integer, a double, a prepared string operator),
-// so `department.name == 'Dept 7' AND salary > 50000` does no generic
-// dispatch per object.
+// common cases (Compiler+Specialised.swift), so `department.name == 'Dept 7'
+// AND salary > 50000` does no generic dispatch per object.
 
 extension Compiler {
     mutating func predicate(_ p: Predicate) throws(Diagnostic) -> CompiledBool {
@@ -32,43 +31,55 @@ extension Compiler {
 
     /// AND (isAnd) or OR of parts. A part equal to the junction's identity
     /// (true for AND) is dropped; its absorbing value decides the whole.
+    ///
+    /// The closures are kept in a `BoolStep` (a non-generic struct), never
+    /// in a bare `[BoolClosure]`: an array holds a function at its most
+    /// general abstraction, so each call would pass through a thunk.
     mutating func junction(_ parts: [Predicate], isAnd: Bool) throws(Diagnostic) -> CompiledBool {
-        var closures: [BoolClosure] = []
+        var steps: [AndStep] = []
         var decided = false
         for part in parts {
-            switch try predicate(part) {
-            case .constant(let b):
-                if b != isAnd { decided = true }
-            case .dynamic(let f):
-                closures.append(f)
+            let code: ComparisonCode
+            if isAnd, case .comparison(let c) = part.kind {
+                code = try comparisonCode(c, span: part.span)
+            } else {
+                code = .compiled(try predicate(part))
+            }
+            switch code {
+            case .test(let build): steps.append(.test(build))
+            case .compiled(.constant(let b)): if b != isAnd { decided = true }
+            case .compiled(.dynamic(let f)): steps.append(.closure(BoolStep(f)))
             }
         }
         if decided { return .constant(!isAnd) }
-        switch closures.count {
-        case 0: return .constant(isAnd)
-        case 1: return .dynamic(closures[0])
-        case 2:
-            let a = closures[0], b = closures[1]
-            if isAnd {
-                return .dynamic { (o, env) throws(Diagnostic) -> Bool in
-                    if !(try a(o, env)) { return false }
-                    return try b(o, env)
-                }
-            }
+        if steps.isEmpty { return .constant(isAnd) }
+        if isAnd { return .dynamic(AndStep.chain(steps)) }
+        let closures = steps.map(\.closure)
+        if closures.count == 1 { return .dynamic(closures[0].closure) }
+        if closures.count == 2 {
+            let a = closures[0].closure, b = closures[1].closure
             return .dynamic { (o, env) throws(Diagnostic) -> Bool in
                 if try a(o, env) { return true }
                 return try b(o, env)
             }
-        default:
-            let all = closures
-            return .dynamic { (o, env) throws(Diagnostic) -> Bool in
-                for f in all where try f(o, env) != isAnd { return !isAnd }
-                return isAnd
-            }
+        }
+        let all = closures
+        return .dynamic { (o, env) throws(Diagnostic) -> Bool in
+            for step in all where try step.closure(o, env) { return true }
+            return false
         }
     }
 
     mutating func comparison(_ c: Comparison, span: SourceSpan) throws(Diagnostic) -> CompiledBool {
+        switch try comparisonCode(c, span: span) {
+        case .test(let build): return .dynamic(build(nil))
+        case .compiled(let b): return b
+        }
+    }
+
+    /// A comparison compiled as a specialised test, which an AND chain can
+    /// hand what follows it, or as anything else.
+    mutating func comparisonCode(_ c: Comparison, span: SourceSpan) throws(Diagnostic) -> ComparisonCode {
         if c.op == .utiConformsTo || c.op == .utiEquals {
             throw evaluationError(.unsupportedOperation, "\(c.op.rawValue) is not supported: Quarry has no Uniform Type Identifier database",
                                   at: span, hints: ["compare the type identifier strings with == or BEGINSWITH instead"])
@@ -80,10 +91,20 @@ extension Compiler {
         let lf = l.closure, rf = r.closure
         switch c.modifier {
         case .direct:
-            if let k = r.constant, l.constant == nil, let special = specialised(cmp, lf, k) {
-                return .dynamic(special)
+            if let k = r.constant, l.constant == nil {
+                // A plain key path on the left is read inline (ValueReader.swift).
+                let test: ((BoolClosure?) -> BoolClosure)?
+                switch c.lhs.plainKeys {
+                case let keys? where keys.count == 1:
+                    test = specialisedTest(cmp, KeyReader(key: keys[0], span: c.lhs.span), k)
+                case let keys?:
+                    test = specialisedTest(cmp, KeyPairReader(first: keys[0], second: keys[1], span: c.lhs.span), k)
+                case nil:
+                    test = specialisedTest(cmp, ClosureReader(closure: lf), k)
+                }
+                if let test { return .test(test) }
             }
-            return foldBool({ (o, env) throws(Diagnostic) -> Bool in try cmp.test(try lf(o, env), try rf(o, env)) }, [l, r])
+            return .compiled(foldBool({ (o, env) throws(Diagnostic) -> Bool in try cmp.test(try lf(o, env), try rf(o, env)) }, [l, r]))
         case .any, .all, .none:
             let modifier = c.modifier
             let closure: BoolClosure = { (o, env) throws(Diagnostic) -> Bool in
@@ -99,7 +120,7 @@ extension Compiler {
                     return try Compiler.quantify(modifier, [lv], rv, cmp)
                 }
             }
-            return foldBool(closure, [l, r])
+            return .compiled(foldBool(closure, [l, r]))
         }
     }
 
@@ -116,73 +137,78 @@ extension Compiler {
             return false
         }
     }
+}
 
-    /// Closures for `lhs op constant` without the generic dispatch.
-    func specialised(_ cmp: Comparator, _ lf: @escaping ValueClosure, _ k: Value) -> BoolClosure? {
-        let op = cmp.op
-        if cmp.folding.isNone {
-            switch (op, k) {
-            case (.equal, .string(let s)):
-                return { (o, env) throws(Diagnostic) -> Bool in
-                    let v = try lf(o, env)
-                    if case .string(let t) = v { return t == s }
-                    return false
+/// A compiled predicate in a non-generic box, for arrays of them.
+struct BoolStep {
+    let closure: BoolClosure
+    init(_ closure: @escaping BoolClosure) { self.closure = closure }
+}
+
+/// A comparison as `comparisonCode` compiles it.
+enum ComparisonCode {
+    /// A specialised test; given the closure for the rest of an AND, it
+    /// calls it itself when it holds (nil: nothing follows).
+    case test((BoolClosure?) -> BoolClosure)
+    case compiled(CompiledBool)
+}
+
+/// One part of an AND, and how the parts chain. A specialised test calls
+/// the rest of the AND itself, so `a AND b` runs in `a`'s closure and `b`'s,
+/// with no junction closure between them: on most objects `a` fails and
+/// its closure is the only one that runs.
+enum AndStep {
+    case test((BoolClosure?) -> BoolClosure)
+    case closure(BoolStep)
+
+    var closure: BoolStep {
+        switch self {
+        case .test(let build): return BoolStep(build(nil))
+        case .closure(let step): return step
+        }
+    }
+
+    /// The parts, left to right, each evaluated only when all before it held.
+    static func chain(_ steps: [AndStep]) -> BoolClosure {
+        var rest: BoolClosure? = nil
+        for step in steps.reversed() {
+            switch step {
+            case .test(let build):
+                rest = build(rest)
+            case .closure(let step):
+                guard let next = rest else {
+                    rest = step.closure
+                    continue
                 }
-            case (.notEqual, .string(let s)):
-                return { (o, env) throws(Diagnostic) -> Bool in
-                    let v = try lf(o, env)
-                    if case .string(let t) = v { return t != s }
-                    return true
+                let f = step.closure
+                rest = { (o, env) throws(Diagnostic) -> Bool in
+                    if !(try f(o, env)) { return false }
+                    return try next(o, env)
                 }
-            case (.equal, .null):
-                return { (o, env) throws(Diagnostic) -> Bool in try lf(o, env).isNull }
-            case (.notEqual, .null):
-                return { (o, env) throws(Diagnostic) -> Bool in !(try lf(o, env).isNull) }
-            case (.equal, .int(let i)), (.notEqual, .int(let i)), (.less, .int(let i)), (.lessOrEqual, .int(let i)),
-                 (.greater, .int(let i)), (.greaterOrEqual, .int(let i)):
-                return { (o, env) throws(Diagnostic) -> Bool in
-                    let v = try lf(o, env)
-                    if case .int(let x) = v {
-                        switch op {
-                        case .equal: return x == i
-                        case .notEqual: return x != i
-                        case .less: return x < i
-                        case .lessOrEqual: return x <= i
-                        case .greater: return x > i
-                        default: return x >= i
-                        }
-                    }
-                    return try cmp.test(v, k)
-                }
-            case (.less, .double(let d)), (.lessOrEqual, .double(let d)), (.greater, .double(let d)), (.greaterOrEqual, .double(let d)):
-                return { (o, env) throws(Diagnostic) -> Bool in
-                    let v = try lf(o, env)
-                    if case .double(let x) = v {
-                        switch op {
-                        case .less: return x < d
-                        case .lessOrEqual: return x <= d
-                        case .greater: return x > d
-                        default: return x >= d
-                        }
-                    }
-                    return try cmp.test(v, k)
-                }
-            default: break
             }
         }
-        switch (op, k) {
-        case (.beginsWith, .string), (.endsWith, .string), (.like, .string):
-            return { (o, env) throws(Diagnostic) -> Bool in try cmp.stringTest(try lf(o, env), k) }
-        case (.equal, .string(let s)):
-            guard let needle = cmp.needle else { return nil }
-            let matcher = cmp.matcher
-            return { (o, env) throws(Diagnostic) -> Bool in
-                let v = try lf(o, env)
-                if case .string(let t) = v { return matcher.equal(t, needle) }
-                return Compare.equal(v, .string(s))
-            }
-        default:
-            return nil
+        return rest!
+    }
+}
+
+/// `x op i` for integers, the operators `specialised` handles.
+enum IntegerTest {
+    static func handles(_ op: ComparisonOperator) -> Bool {
+        switch op {
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual: return true
+        default: return false
+        }
+    }
+
+    @inline(__always)
+    static func holds(_ op: ComparisonOperator, _ x: Int64, _ i: Int64) -> Bool {
+        switch op {
+        case .equal: return x == i
+        case .notEqual: return x != i
+        case .less: return x < i
+        case .lessOrEqual: return x <= i
+        case .greater: return x > i
+        default: return x >= i
         }
     }
 }

@@ -63,27 +63,95 @@ public enum Evaluator {
 /// ```
 public struct CompiledPredicate: Sendable {
     let body: CompiledBool
-    let slotCount: Int
-    /// The closure itself, unwrapped once (nil for a constant).
-    let closure: BoolClosure?
+    @usableFromInline let slotCount: Int
+    /// The closure itself, unwrapped once; a constant answers through a
+    /// closure too. Not an Optional: a closure stored in a generic container
+    /// is kept at the container's abstraction, and every call would then go
+    /// through a reabstraction thunk.
+    @usableFromInline let closure: BoolClosure
+    /// From `compile(_:for:)`: objects of exactly class `hostType` run
+    /// `hostClosure` instead (Evaluator+Typed.swift). Without one, a class
+    /// no object has. Two plain fields rather than an optional struct: the
+    /// optional was copied, closure context and all, on every call.
+    @usableFromInline let hostType: ObjectIdentifier
+    @usableFromInline let hostClosure: HostBoolClosure
+    /// `Env.none`, copied here once: reading the global on every call cost
+    /// a `swift_once` check.
+    @usableFromInline let plain = PlainEnv()
 
-    init(body: CompiledBool, slotCount: Int) {
+    init(body: CompiledBool, slotCount: Int, host: HostEntry? = nil) {
         self.body = body
         self.slotCount = slotCount
-        if case .dynamic(let f) = body { closure = f } else { closure = nil }
+        closure = body.closure
+        if let host {
+            hostType = host.type
+            hostClosure = host.closure
+        } else {
+            hostType = ObjectIdentifier(NoHost.self)
+            hostClosure = { _, _ in false }
+        }
     }
 
     /// Whether the predicate holds for `object` (what SELF is; `.null` for
     /// none), with `$VARIABLE`s taken from `variables`.
-    public func evaluate(_ object: Value, variables: [String: Value] = [:]) throws(Diagnostic) -> Bool {
+    public func evaluate(_ object: Value, variables: [String: Value]) throws(Diagnostic) -> Bool {
         try run(object, variables)
+    }
+
+    /// Whether the predicate holds for `object` (what SELF is; `.null` for
+    /// none), without `$VARIABLE`s. (An overload rather than a default
+    /// argument: the caller then builds no empty dictionary per call.)
+    ///
+    /// Inlinable, down to the choice between the host tree and the general
+    /// one: inlined into the caller's loop, the object is only borrowed, so
+    /// the caller need not copy it out of its array (a retain and a release
+    /// per object).
+    @inlinable
+    public func evaluate(_ object: Value) throws(Diagnostic) -> Bool {
+        switch object {
+        case .object(let ref) where ObjectIdentifier(type(of: ref.object)) == hostType:
+            if slotCount == 0 { return try hostClosure(ref, plain.env) }
+            return try evaluateHost(ref)
+        default:
+            if slotCount == 0 { return try closure(object, plain.env) }
+            return try evaluateGeneral(object)
+        }
+    }
+
+    @usableFromInline
+    func evaluateHost(_ ref: ObjectReference) throws(Diagnostic) -> Bool {
+        if slotCount == 0 { return try hostClosure(ref, plain.env) }
+        return try Env.with([:], slots: SlotStorage(count: slotCount)) { (env) throws(Diagnostic) -> Bool in
+            try hostClosure(ref, env)
+        }
+    }
+
+    @usableFromInline
+    func evaluateGeneral(_ object: Value) throws(Diagnostic) -> Bool {
+        if slotCount == 0 { return try closure(object, plain.env) }
+        return try Env.with([:], slots: SlotStorage(count: slotCount)) { (env) throws(Diagnostic) -> Bool in
+            try closure(object, env)
+        }
     }
 
     @inline(__always)
     func run(_ object: Value, _ variables: [String: Value]) throws(Diagnostic) -> Bool {
-        guard let closure else { return constantValue ?? false }
-        if slotCount == 0 { return try closure(object, Env(variables: variables, slots: nil)) }
-        return try closure(object, Env(variables: variables, slots: SlotStorage(count: slotCount)))
+        if slotCount == 0 && variables.isEmpty { return try run(object, plain.env) }
+        return try Env.with(variables, slots: slotCount == 0 ? nil : SlotStorage(count: slotCount)) {
+            (env) throws(Diagnostic) -> Bool in try run(object, env)
+        }
+    }
+
+    @inline(__always)
+    func run(_ object: borrowing Value, _ env: Env) throws(Diagnostic) -> Bool {
+        // A borrowing switch: the object reference is lent to the host tree,
+        // not copied (a copy cost a retain and a release per object).
+        switch object {
+        case .object(let ref) where ObjectIdentifier(type(of: ref.object)) == hostType:
+            return try hostClosure(ref, env)
+        default:
+            return try closure(copy object, env)
+        }
     }
 
     /// The objects for which the predicate holds, in order.
@@ -101,6 +169,17 @@ public struct CompiledPredicate: Sendable {
     }
 }
 
+/// `Env.none` in a Sendable box. Safe to share: it has no slots, and its
+/// empty dictionary is immutable and never freed.
+@usableFromInline
+struct PlainEnv: @unchecked Sendable {
+    @usableFromInline let env = Env.none
+    init() {}
+}
+
+/// The class of no object: `hostType` of a predicate compiled without one.
+private final class NoHost {}
+
 /// An expression ready to evaluate against many objects; safe to share between threads.
 ///
 /// ```swift
@@ -116,8 +195,9 @@ public struct CompiledExpression: Sendable {
         switch body {
         case .constant(let v): return v
         case .dynamic(let f):
-            let env = Env(variables: variables, slots: slotCount == 0 ? nil : SlotStorage(count: slotCount))
-            return try f(object, env)
+            return try Env.with(variables, slots: slotCount == 0 ? nil : SlotStorage(count: slotCount)) {
+                (env) throws(Diagnostic) -> Value in try f(object, env)
+            }
         }
     }
 
