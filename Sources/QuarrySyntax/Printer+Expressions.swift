@@ -113,8 +113,9 @@ extension Printer {
 
     /// A key as written: reserved words get `#`, specifier placeholders stay.
     static func writeKey(_ key: String, to out: inout String) {
-        if KeywordTable.lookup(Array(key.utf8), 0, key.utf8.count) != nil
-            || key.uppercased() == "UTI-CONFORMS-TO" || key.uppercased() == "UTI-EQUALS" {
+        var bytes = key
+        if bytes.withUTF8({ KeywordTable.lookup($0, 0, $0.count) }) != nil
+            || (key.utf8.contains(UInt8(ascii: "-")) && (key.uppercased() == "UTI-CONFORMS-TO" || key.uppercased() == "UTI-EQUALS")) {
             out += "#"
         }
         out += key
