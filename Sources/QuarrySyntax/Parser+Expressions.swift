@@ -4,7 +4,7 @@
 
 extension Parser {
     // expression ::= binary
-    mutating func parseExpression() throws(Diagnostic) -> Expression {
+    @inline(__always) mutating func parseExpression() throws(Diagnostic) -> Expression {
         try nested { (p: inout Parser) throws(Diagnostic) in try p.parseBinary(minimumPrecedence: 0) }
     }
 
@@ -31,7 +31,7 @@ extension Parser {
 
     // binary ::= unary ( binary_operator unary )*    -- by precedence, all left-associative:
     //   UNION INTERSECT MINUS  <  |  <  ^  <  &  <  << >>  <  + -  <  * /  <  **
-    mutating func parseBinary(minimumPrecedence: Int) throws(Diagnostic) -> Expression {
+    @inline(__always) mutating func parseBinary(minimumPrecedence: Int) throws(Diagnostic) -> Expression {
         try parseBinary(minimumPrecedence: minimumPrecedence, continuing: parseUnary())
     }
 

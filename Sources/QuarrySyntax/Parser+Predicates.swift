@@ -51,7 +51,7 @@ extension Parser {
     @inline(__always) var isAnd: Bool { isKeyword(.and) || isPunctuation(.and) }
 
     // not_predicate ::= ("NOT" | "!") not_predicate | TRUEPREDICATE | FALSEPREDICATE | comparison
-    mutating func parseNot(allowExpression: Bool) throws(Diagnostic) -> PredicateOrExpression {
+    @inline(__always) mutating func parseNot(allowExpression: Bool) throws(Diagnostic) -> PredicateOrExpression {
         if isKeyword(.not) || isPunctuation(.not) {
             let start = current.span
             advance()

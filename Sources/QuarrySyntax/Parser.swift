@@ -236,7 +236,21 @@ public struct Parser {
     }
 
     @inline(__always) func text(_ span: SourceSpan) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[span.start..<span.end]), as: UTF8.self)
+        Parser.string(bytes, span.start, span.end)
+    }
+
+    /// A string of source bytes. Through `String(unsafeUninitializedCapacity:)`
+    /// rather than `String(decoding:)`, because for short ASCII text (most
+    /// keys) the former copies the bytes straight into a small string,
+    /// where the latter runs its general validating decoder first.
+    @inline(__always)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        let count = end - start
+        guard count > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            buffer.baseAddress!.initialize(from: bytes.baseAddress! + start, count: count)
+            return count
+        }
     }
 
     /// The source text of a token without its sigil (`$` or `#`): its first
@@ -248,7 +262,7 @@ public struct Parser {
     /// The value of a string literal token.
     @inline(__always) func stringValue(_ token: Token, index: Int) -> String {
         if index == TokenScanner.plainString {
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[token.span.start + 1..<token.span.end - 1]), as: UTF8.self)
+            return Parser.string(bytes, token.span.start + 1, token.span.end - 1)
         }
         return scanner.strings[index]
     }

@@ -75,10 +75,12 @@ struct TokenScanner {
 
     @inline(__always)
     private mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C: index += 1
-            case 0xC2 where peek(1) == 0xA0: index += 2 // no-break space, common in pasted text
+        var i = index
+        defer { index = i }
+        while i < bytes.count {
+            switch bytes[i] {
+            case 0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C: i &+= 1
+            case 0xC2 where i &+ 1 < bytes.count && bytes[i &+ 1] == 0xA0: i &+= 2 // no-break space, common in pasted text
             default: return
             }
         }
@@ -106,7 +108,10 @@ struct TokenScanner {
 
     private mutating func scanWord() -> TokenKind {
         let start = index
-        while index < bytes.count && TokenScanner.isIdentifierContinue(bytes[index]) { index += 1 }
+        // A local cursor keeps the loop in registers, off the scanner in memory.
+        var end = index &+ 1
+        while end < bytes.count && TokenScanner.isIdentifierContinue(bytes[end]) { end &+= 1 }
+        index = end
         // UTI-CONFORMS-TO and UTI-EQUALS are the only keywords with hyphens.
         if index - start == 3 && peek() == UInt8(ascii: "-") && TokenScanner.equalsIgnoringCase(bytes, start, index, "UTI") {
             for (spelling, keyword) in [("-CONFORMS-TO" as StaticString, Keyword.utiConformsTo), ("-EQUALS", .utiEquals)] {
