@@ -20,12 +20,16 @@ enum KeywordTable {
     @inline(__always)
     static func pack(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, UInt64) {
         let length = end &- start
-        // Away from the end of the input, read eight bytes at once and clear
-        // the ones past the word; near the end, go byte by byte.
-        if length <= 8 && start &+ 8 <= bytes.count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self))
-            let mask: UInt64 = length == 8 ? ~0 : (1 &<< UInt64(length &* 8)) &- 1
-            return (upperCased(word & mask), 0)
+        // Away from the end of the input, read eight bytes at a time and
+        // clear the ones past the word; near the end, go byte by byte.
+        if start &+ 8 <= bytes.count {
+            let p = UnsafeRawPointer(bytes.baseAddress! + start)
+            let low = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self))
+            if length <= 8 { return (upperCased(low & firstBytes(length)), 0) }
+            if start &+ 16 <= bytes.count {
+                let high = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                return (upperCased(low), upperCased(high & firstBytes(length &- 8)))
+            }
         }
         var low: UInt64 = 0
         var high: UInt64 = 0
@@ -39,6 +43,12 @@ enum KeywordTable {
             i &+= 1
         }
         return (upperCased(low), upperCased(high))
+    }
+
+    /// A mask keeping the first `count` (at most 8) bytes of a packed word.
+    @inline(__always)
+    static func firstBytes(_ count: Int) -> UInt64 {
+        count >= 8 ? ~0 : (1 &<< UInt64(count &* 8)) &- 1
     }
 
     /// The eight bytes of `word` with ASCII `a`-`z` turned into `A`-`Z`, all

@@ -159,8 +159,8 @@ extension Parser {
         advance()
         let word = current
         var options = ComparisonOptions(rawValue: 0)
-        for ch in text(word).utf8 {
-            switch ch | 0x20 {
+        for i in word.span.start..<word.span.end {
+            switch bytes[i] | 0x20 {
             case UInt8(ascii: "c"): options.insert(.caseInsensitive)
             case UInt8(ascii: "d"): options.insert(.diacriticInsensitive)
             case UInt8(ascii: "n"): options.insert(.normalized)

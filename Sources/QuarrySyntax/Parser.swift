@@ -54,7 +54,7 @@ public struct Parser {
         self.scanner = TokenScanner(bytes, keepsAllStrings: false)
         self.allowsExtraArguments = allowsExtraArguments
         self.arguments = arguments
-        self.current = lookahead
+        self.current = lookahead   // a placeholder: `scanNext` needs every property set
         self.current = scanNext()
     }
 
