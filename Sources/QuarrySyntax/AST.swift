@@ -18,10 +18,13 @@ public struct Predicate: Sendable, Equatable {
         self.span = span
     }
 
-    public indirect enum Kind: Sendable, Equatable {
+    // Only the cases that hold a predicate of their own are boxed: a
+    // comparison or a compound is stored inline, which spares an allocation
+    // per node when parsing.
+    public enum Kind: Sendable, Equatable {
         /// TRUEPREDICATE / FALSEPREDICATE.
         case constant(Bool)
-        case not(Predicate)
+        indirect case not(Predicate)
         /// A chain `a AND b AND c` without parentheses is one node; a
         /// parenthesised compound inside another stays nested (as in Apple).
         case and([Predicate])
@@ -107,7 +110,11 @@ public struct Expression: Sendable, Equatable {
         self.span = span
     }
 
-    public indirect enum Kind: Sendable, Equatable {
+    // Only the cases that hold an expression (or a predicate) of their own,
+    // and `function` to keep the others small, are boxed: a constant, a
+    // variable or an aggregate is stored inline, which spares an allocation
+    // per literal when parsing.
+    public enum Kind: Sendable, Equatable {
         /// A literal or a substituted argument. An aggregate `{1, 2}` whose
         /// elements are all constants becomes one constant array, as an `%@`
         /// array argument does, so both print and re-parse alike. A `CAST` of
@@ -122,31 +129,31 @@ public struct Expression: Sendable, Equatable {
         /// (`$x.name`, `SUBQUERY(...).@count`, `items[0].name`, `SELF.name`).
         /// A component that starts with `$` (`$a.$b`) names a variable whose
         /// value is the key; one that starts with `%` is an unsubstituted `%K`.
-        case keyPath(base: Expression?, path: [String])
+        indirect case keyPath(base: Expression?, path: [String])
         /// `x[...]`.
-        case index(Expression, Subscript)
+        indirect case index(Expression, Subscript)
         /// `{a, $b, c.d}` with at least one non-constant element.
         case aggregate([Expression])
         /// A function in call (`now()`) or selector (`average:(x)`) spelling;
         /// `name` is kept as written (`average:`, `add:to:`, `now`).
-        case function(name: String, arguments: [Expression])
+        indirect case function(name: String, arguments: [Expression])
         /// Binary arithmetic and bitwise operators.
-        case binary(BinaryOperator, Expression, Expression)
+        indirect case binary(BinaryOperator, Expression, Expression)
         /// Unary minus and bitwise complement (`-x`, `~x`). A minus written
         /// directly before a number literal folds into a negative constant.
-        case unary(UnaryOperator, Expression)
+        indirect case unary(UnaryOperator, Expression)
         /// `TERNARY(predicate, a, b)`.
-        case ternary(Predicate, Expression, Expression)
+        indirect case ternary(Predicate, Expression, Expression)
         /// `CAST(value, type)`.
-        case cast(Expression, type: Expression)
+        indirect case cast(Expression, type: Expression)
         /// `FUNCTION(receiver, 'name', args...)`.
-        case functionCall(receiver: Expression, name: Expression, arguments: [Expression])
+        indirect case functionCall(receiver: Expression, name: Expression, arguments: [Expression])
         /// `SUBQUERY(collection, $variable, predicate)`.
-        case subquery(collection: Expression, variable: String, predicate: Predicate)
+        indirect case subquery(collection: Expression, variable: String, predicate: Predicate)
         /// `a UNION b`, `a INTERSECT b`, `a MINUS b`.
-        case setOperation(SetOperator, Expression, Expression)
+        indirect case setOperation(SetOperator, Expression, Expression)
         /// `$x := expr`.
-        case assignment(variable: String, value: Expression)
+        indirect case assignment(variable: String, value: Expression)
         /// ANYKEY.
         case anyKey
         /// An argument specifier left in place because the text was parsed

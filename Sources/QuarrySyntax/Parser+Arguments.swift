@@ -98,10 +98,18 @@ extension Parser {
 
     /// After a successful parse: more arguments than specifiers is an error
     /// unless the caller asked for Apple's leniency (C varargs cannot tell).
-    func checkArgumentCount() throws(Diagnostic) {
-        guard let arguments, !allowsExtraArguments else { return }
-        if let extra = Parser.extraArguments(given: arguments.count, use: argumentUse,
-                                             span: SourceSpan(start: 0, end: source.utf8.count), strings: strings) {
+    /// (`mutating` only so that the check reads the parser in place.)
+    @inline(__always) mutating func checkArgumentCount() throws(Diagnostic) {
+        guard let arguments, !allowsExtraArguments, arguments.count > argumentUse.used else { return }
+        try reportExtraArguments(given: arguments.count)
+    }
+
+    func reportExtraArguments(given: Int) throws(Diagnostic) {
+        // The hint needs every string literal's value, which the parser does
+        // not keep: lex the text again, on this error path only.
+        let strings = (try? Lexer.tokenize(sourceText).strings) ?? []
+        if let extra = Parser.extraArguments(given: given, use: argumentUse,
+                                             span: SourceSpan(start: 0, end: bytes.count), strings: strings) {
             throw extra
         }
     }

@@ -25,28 +25,36 @@ extension Parser {
     /// arguments is A001 at the specifier; too many is left to `extraArguments`.
     public static func parsePredicate(_ source: SourceText, arguments: [Value],
                                       continuing use: inout ArgumentUse) throws(Diagnostic) -> Predicate {
-        var parser = try Parser(source, arguments: arguments, allowsExtraArguments: true)
-        parser.resume(use)
-        if case .end = parser.current.kind {
-            throw Diagnostic(.emptyInput, "empty predicate", at: parser.current.span, hints: ["TRUEPREDICATE matches everything"])
+        let start = use
+        let (predicate, end) = try run(source, arguments: arguments, allowsExtraArguments: true) {
+            (parser) throws(Diagnostic) -> (Predicate, ArgumentUse) in
+            parser.resume(start)
+            if case .end = parser.current.kind {
+                throw Diagnostic(.emptyInput, "empty predicate", at: parser.current.span, hints: ["TRUEPREDICATE matches everything"])
+            }
+            let predicate = try parser.parsePredicateRoot()
+            try parser.expectEnd()
+            return (predicate, parser.argumentUse)
         }
-        let predicate = try parser.parsePredicateRoot()
-        try parser.expectEnd()
-        use = parser.argumentUse
+        use = end
         return predicate
     }
 
     /// Parses an expression that is one clause of a larger text (as above).
     public static func parseExpression(_ source: SourceText, arguments: [Value],
                                        continuing use: inout ArgumentUse) throws(Diagnostic) -> Expression {
-        var parser = try Parser(source, arguments: arguments, allowsExtraArguments: true)
-        parser.resume(use)
-        if case .end = parser.current.kind {
-            throw Diagnostic(.emptyInput, "empty expression", at: parser.current.span)
+        let start = use
+        let (expression, end) = try run(source, arguments: arguments, allowsExtraArguments: true) {
+            (parser) throws(Diagnostic) -> (Expression, ArgumentUse) in
+            parser.resume(start)
+            if case .end = parser.current.kind {
+                throw Diagnostic(.emptyInput, "empty expression", at: parser.current.span)
+            }
+            let expression = try parser.parseExpression()
+            try parser.expectEnd(after: "expression")
+            return (expression, parser.argumentUse)
         }
-        let expression = try parser.parseExpression()
-        try parser.expectEnd(after: "expression")
-        use = parser.argumentUse
+        use = end
         return expression
     }
 

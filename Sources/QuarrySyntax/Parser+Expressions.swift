@@ -4,19 +4,19 @@
 
 extension Parser {
     // expression ::= binary
-    mutating func parseExpression() throws(Diagnostic) -> Expression {
-        try nested { (p: inout Parser) throws(Diagnostic) in try p.parseBinary(minimumPrecedence: 0, first: nil) }
+    @inline(__always) mutating func parseExpression() throws(Diagnostic) -> Expression {
+        try nested { (p: inout Parser) throws(Diagnostic) in try p.parseBinary(minimumPrecedence: 0) }
     }
 
     /// Continues an expression whose first primary (a parenthesised
     /// expression) the predicate rules already consumed.
     mutating func parseExpression(continuingFrom primary: Expression, parenthesized: Bool) throws(Diagnostic) -> Expression {
         let postfixed = try parsePostfix(primary)
-        return try parseBinary(minimumPrecedence: 0, first: postfixed)
+        return try parseBinary(minimumPrecedence: 0, continuing: postfixed)
     }
 
     /// True when the current token can begin an expression.
-    var startsExpression: Bool {
+    @inline(__always) var startsExpression: Bool {
         switch current.kind {
         case .identifier, .escapedIdentifier, .integer, .double, .string, .variable, .specifier: return true
         case .keyword(let k):
@@ -31,9 +31,13 @@ extension Parser {
 
     // binary ::= unary ( binary_operator unary )*    -- by precedence, all left-associative:
     //   UNION INTERSECT MINUS  <  |  <  ^  <  &  <  << >>  <  + -  <  * /  <  **
-    mutating func parseBinary(minimumPrecedence: Int, first: Expression?) throws(Diagnostic) -> Expression {
-        var lhs: Expression
-        if let first { lhs = first } else { lhs = try parseUnary() }
+    @inline(__always) mutating func parseBinary(minimumPrecedence: Int) throws(Diagnostic) -> Expression {
+        try parseBinary(minimumPrecedence: minimumPrecedence, continuing: parseUnary())
+    }
+
+    /// The rest of a binary chain whose first operand is `first`.
+    mutating func parseBinary(minimumPrecedence: Int, continuing first: consuming Expression) throws(Diagnostic) -> Expression {
+        var lhs = first
         var links = 0
         while let (op, precedence) = binaryOperator(), precedence >= minimumPrecedence {
             advance()
@@ -44,7 +48,7 @@ extension Parser {
                                  at: current.span, hints: ["use sum:({…}) or split the expression"])
             }
             let rhs = try nested { (p: inout Parser) throws(Diagnostic) in
-                try p.parseBinary(minimumPrecedence: precedence + 1, first: nil)
+                try p.parseBinary(minimumPrecedence: precedence + 1)
             }
             let span = lhs.span.union(rhs.span)
             switch op {
@@ -58,7 +62,7 @@ extension Parser {
     enum AnyBinaryOperator { case left(BinaryOperator), right(SetOperator) }
 
     /// The binary operator at the current token and its precedence (not consumed).
-    func binaryOperator() -> (AnyBinaryOperator, Int)? {
+    @inline(__always) func binaryOperator() -> (AnyBinaryOperator, Int)? {
         switch current.kind {
         case .punctuation(let p):
             let op: BinaryOperator
@@ -77,7 +81,9 @@ extension Parser {
             }
             return (.left(op), op.precedence)
         case .identifier:
-            for s in SetOperator.allCases where isContextualWord(current, s.rawValue) { return (.right(s), 0) }
+            if isContextualWord(current, "UNION") { return (.right(.union), 0) }
+            if isContextualWord(current, "INTERSECT") { return (.right(.intersect), 0) }
+            if isContextualWord(current, "MINUS") { return (.right(.minus), 0) }
             return nil
         default:
             return nil
@@ -103,13 +109,32 @@ extension Parser {
             }
             return Expression(.unary(op, operand), span: span)
         }
+        // `a.b.c`, the commonest operand, is built here in one go: one path
+        // array, no intermediate one-component key path to copy from.
+        if case .identifier = current.kind, case .punctuation(.dot) = peekKind() {
+            let first = current
+            advance()
+            var path: [String] = []
+            path.reserveCapacity(4)
+            path.append(text(first))
+            while isPunctuation(.dot) {
+                advance()
+                try parseKeyComponents(into: &path)
+            }
+            let e = Expression(.keyPath(base: nil, path: path), span: first.span.union(previousSpan))
+            // The dotted run is the first postfix link, as in `parsePostfix`.
+            if depth + 1 > Parser.maximumDepth {
+                throw Diagnostic(.nestingTooDeep, "key path nests deeper than \(Parser.maximumDepth) levels", at: current.span)
+            }
+            return try parsePostfix(e, links: 1)
+        }
         return try parsePostfix(parsePrimary())
     }
 
     // postfix ::= primary ( "." key | "[" subscript "]" )*
-    mutating func parsePostfix(_ base: Expression) throws(Diagnostic) -> Expression {
+    mutating func parsePostfix(_ base: consuming Expression, links: Int = 0) throws(Diagnostic) -> Expression {
         var e = base
-        var links = 0
+        var links = links
         while true {
             if isPunctuation(.dot) {
                 // Gather the whole dotted run first, so the path is built once.
@@ -120,13 +145,13 @@ extension Parser {
                     advance()
                     try parseKeyComponents(into: &path)
                 }
-                e = Expression(.keyPath(base: base, path: path), span: e.span.union(tokens[position - 1].span))
+                e = Expression(.keyPath(base: base, path: path), span: e.span.union(previousSpan))
             } else if isPunctuation(.leftBracket) {
                 let open = current.span
                 advance()
                 let sub = try parseSubscript()
                 try expect(.rightBracket, .expectedClosingBracket, "']'", opening: open)
-                e = Expression(.index(e, sub), span: e.span.union(tokens[position - 1].span))
+                e = Expression(.index(e, sub), span: e.span.union(previousSpan))
             } else {
                 return e
             }
@@ -146,7 +171,7 @@ extension Parser {
             path.append(text(token))
         case .escapedIdentifier:
             advance()
-            path.append(String(text(token).dropFirst()))
+            path.append(textAfterSigil(token))
         case .variable:
             // `$a.$b`: Apple reads the key from the variable at evaluation time.
             // The component keeps its `$`, which no plain key can start with.

@@ -24,7 +24,9 @@ extension Parser {
         operands.append(try requirePredicate(first))
         while isOr {
             advance()
-            operands.append(try requirePredicate(parseAnd(allowExpression: false)))
+            // Two statements: a non-mutating call around a mutating one would copy the parser.
+            let next = try parseAnd(allowExpression: false)
+            operands.append(try requirePredicate(next))
         }
         return .predicate(Predicate(.or(operands), span: operands[0].span.union(operands[operands.count - 1].span)))
     }
@@ -38,16 +40,18 @@ extension Parser {
         operands.append(try requirePredicate(first))
         while isAnd {
             advance()
-            operands.append(try requirePredicate(parseNot(allowExpression: false)))
+            // Two statements: a non-mutating call around a mutating one would copy the parser.
+            let next = try parseNot(allowExpression: false)
+            operands.append(try requirePredicate(next))
         }
         return .predicate(Predicate(.and(operands), span: operands[0].span.union(operands[operands.count - 1].span)))
     }
 
-    var isOr: Bool { isKeyword(.or) || isPunctuation(.or) }
-    var isAnd: Bool { isKeyword(.and) || isPunctuation(.and) }
+    @inline(__always) var isOr: Bool { isKeyword(.or) || isPunctuation(.or) }
+    @inline(__always) var isAnd: Bool { isKeyword(.and) || isPunctuation(.and) }
 
     // not_predicate ::= ("NOT" | "!") not_predicate | TRUEPREDICATE | FALSEPREDICATE | comparison
-    mutating func parseNot(allowExpression: Bool) throws(Diagnostic) -> PredicateOrExpression {
+    @inline(__always) mutating func parseNot(allowExpression: Bool) throws(Diagnostic) -> PredicateOrExpression {
         if isKeyword(.not) || isPunctuation(.not) {
             let start = current.span
             advance()
@@ -86,10 +90,10 @@ extension Parser {
             try expect(.rightParen, .expectedClosingParenthesis, "')'", opening: open)
             switch inner {
             case .predicate(var p):
-                p.span = open.union(tokens[position - 1].span)
+                p.span = open.union(previousSpan)
                 return .predicate(p)
             case .expression(var e):
-                e.span = open.union(tokens[position - 1].span)
+                e.span = open.union(previousSpan)
                 lhs = try parseExpression(continuingFrom: e, parenthesized: true)
             }
         } else {
@@ -101,7 +105,7 @@ extension Parser {
         }
         let options = try parseOptions()
         guard startsExpression else {
-            throw Diagnostic(.expectedValue, "expected a value after '\(text(tokens[position - 1]))', found \(describeCurrent())",
+            throw Diagnostic(.expectedValue, "expected a value after '\(text(previousSpan))', found \(describeCurrent())",
                              at: current.span, hints: valueHints(comparisonStart: lhs.span, operatorSpan: opSpan))
         }
         let rhs = try parseExpression()
@@ -147,7 +151,7 @@ extension Parser {
     mutating func parseOptions() throws(Diagnostic) -> ComparisonOptions {
         guard isPunctuation(.leftBracket) else { return ComparisonOptions(rawValue: 0) }
         // `[` right after an operator is always options: an expression cannot start with `[`.
-        guard case .identifier = peekKind(1) else {
+        guard case .identifier = peekKind() else {
             throw Diagnostic(.malformedOptions, "expected options such as [c], [d] or [cd]", at: current.span,
                              hints: ["a list of values is written in braces: {1, 2}"])
         }
@@ -155,8 +159,8 @@ extension Parser {
         advance()
         let word = current
         var options = ComparisonOptions(rawValue: 0)
-        for ch in text(word).utf8 {
-            switch ch | 0x20 {
+        for i in word.span.start..<word.span.end {
+            switch bytes[i] | 0x20 {
             case UInt8(ascii: "c"): options.insert(.caseInsensitive)
             case UInt8(ascii: "d"): options.insert(.diacriticInsensitive)
             case UInt8(ascii: "n"): options.insert(.normalized)
@@ -171,7 +175,7 @@ extension Parser {
         return options
     }
 
-    func requirePredicate(_ item: PredicateOrExpression) throws(Diagnostic) -> Predicate {
+    @inline(__always) func requirePredicate(_ item: consuming PredicateOrExpression) throws(Diagnostic) -> Predicate {
         switch item {
         case .predicate(let p): return p
         case .expression(let e): throw missingOperator(after: e)
@@ -197,7 +201,7 @@ extension Parser {
 
     func valueHints(comparisonStart: SourceSpan, operatorSpan: SourceSpan) -> [String] {
         let start = Swift.min(comparisonStart.start, operatorSpan.start)
-        let written = String(decoding: source.utf8[start..<operatorSpan.end], as: UTF8.self)
+        let written = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<operatorSpan.end]), as: UTF8.self)
         switch current.kind {
         case .keyword(let k) where k == .and || k == .or:
             return ["did you mean `\(written) %@`?"]

@@ -12,11 +12,11 @@ extension Parser {
         switch token.kind {
         case .integer(let v): advance(); return Expression(.constant(.int(v)), span: token.span)
         case .double(let v): advance(); return Expression(.constant(.double(v)), span: token.span)
-        case .string(let i): advance(); return Expression(.constant(.string(strings[i])), span: token.span)
+        case .string(let i): advance(); return Expression(.constant(.string(stringValue(token, index: i))), span: token.span)
         case .keyword(let k): return try parseKeywordPrimary(k, token)
         case .variable:
             advance()
-            let name = String(text(token).dropFirst())
+            let name = textAfterSigil(token)
             if isPunctuation(.assign) {
                 advance()
                 let value = try parseExpression()
@@ -37,12 +37,12 @@ extension Parser {
             return Expression(.keyPath(base: nil, path: [text(token)]), span: token.span)
         case .escapedIdentifier:
             advance()
-            return Expression(.keyPath(base: nil, path: [String(text(token).dropFirst())]), span: token.span)
+            return Expression(.keyPath(base: nil, path: [textAfterSigil(token)]), span: token.span)
         case .punctuation(.leftParen):
             advance()
             var inner = try parseExpression()
             try expect(.rightParen, .expectedClosingParenthesis, "')'", opening: token.span)
-            inner.span = token.span.union(tokens[position - 1].span)
+            inner.span = token.span.union(previousSpan)
             return inner
         case .punctuation(.leftBrace):
             return try parseAggregate()
@@ -97,7 +97,7 @@ extension Parser {
         let nameToken = current
         advance()
         let args = try nested { (p: inout Parser) throws(Diagnostic) in try p.parseArgumentList() }
-        return Expression(.function(name: text(nameToken), arguments: args), span: nameToken.span.union(tokens[position - 1].span))
+        return Expression(.function(name: text(nameToken), arguments: args), span: nameToken.span.union(previousSpan))
     }
 
     // selector_call ::= ( identifier ":" )+ arguments   -- average:(x), add:to:(1, 2)
@@ -114,7 +114,7 @@ extension Parser {
                              at: current.span, hints: ["a function in selector form is written name:(arguments), as in average:(salaries)"])
         }
         let args = try nested { (p: inout Parser) throws(Diagnostic) in try p.parseArgumentList() }
-        return Expression(.function(name: name, arguments: args), span: start.union(tokens[position - 1].span))
+        return Expression(.function(name: name, arguments: args), span: start.union(previousSpan))
     }
 
     // aggregate ::= "{" [ expression ( "," expression )* ] "}"
@@ -131,7 +131,7 @@ extension Parser {
                 return
             }
         }
-        let span = open.union(tokens[position - 1].span)
+        let span = open.union(previousSpan)
         var constants: [Value] = []
         constants.reserveCapacity(elements.count)
         for e in elements {
@@ -154,13 +154,13 @@ extension Parser {
                 throw Diagnostic(.expectedVariable, "expected a variable such as $x, found \(p.describeCurrent())",
                                  at: p.current.span, hints: ["SUBQUERY(collection, $x, predicate using $x)"])
             }
-            let variable = String(p.text(p.current).dropFirst())
+            let variable = p.textAfterSigil(p.current)
             p.advance()
             try p.expect(.comma, .expectedComma, "',' after the SUBQUERY variable")
             let predicate = try p.parsePredicateRoot()
             try p.expect(.rightParen, .expectedClosingParenthesis, "')' to close SUBQUERY", opening: open)
             return Expression(.subquery(collection: collection, variable: variable, predicate: predicate),
-                              span: start.union(p.tokens[p.position - 1].span))
+                              span: start.union(p.previousSpan))
         }
     }
 
@@ -177,7 +177,7 @@ extension Parser {
             try p.expect(.comma, .expectedComma, "',' between the TERNARY values")
             let b = try p.parseExpression()
             try p.expect(.rightParen, .expectedClosingParenthesis, "')' to close TERNARY", opening: open)
-            return Expression(.ternary(condition, a, b), span: start.union(p.tokens[p.position - 1].span))
+            return Expression(.ternary(condition, a, b), span: start.union(p.previousSpan))
         }
     }
 
@@ -188,10 +188,10 @@ extension Parser {
         let args = try nested { (p: inout Parser) throws(Diagnostic) in try p.parseArgumentList() }
         guard args.count >= 2 else {
             throw Diagnostic(.wrongArgumentCount, "FUNCTION needs a receiver and a function name",
-                             at: start.union(tokens[position - 1].span), hints: ["FUNCTION(receiver, 'name', arguments...)"])
+                             at: start.union(previousSpan), hints: ["FUNCTION(receiver, 'name', arguments...)"])
         }
         return Expression(.functionCall(receiver: args[0], name: args[1], arguments: Array(args.dropFirst(2))),
-                          span: start.union(tokens[position - 1].span))
+                          span: start.union(previousSpan))
     }
 
     // cast ::= CAST "(" expression "," expression ")"
@@ -199,7 +199,7 @@ extension Parser {
         let start = current.span
         advance()
         let args = try nested { (p: inout Parser) throws(Diagnostic) in try p.parseArgumentList() }
-        let span = start.union(tokens[position - 1].span)
+        let span = start.union(previousSpan)
         guard args.count == 2 else {
             throw Diagnostic(.wrongArgumentCount, "CAST takes a value and a type name, as in CAST(0, 'NSDate')", at: span)
         }

@@ -23,23 +23,111 @@ public struct Parser {
     /// chains, aggregates, calls). Deeper input gets P008, never a stack overflow.
     public static let maximumDepth = 400
 
-    let source: SourceText
-    var tokens: ContiguousArray<Token>
-    let strings: [String]
-    var position = 0
+    // The parser's state is kept small — spans rather than tokens where a
+    // span is enough, no room for a lexical error (see `run`) — because a
+    // rule that calls a non-mutating helper may hand it a copy of the whole
+    // state; for the same reason the helpers on the hot path are
+    // `@inline(__always)`.
+
+    /// Where tokens come from, one at a time, read from the source bytes in place.
+    var scanner: TokenScanner
+    /// The token being looked at.
+    var current: Token
+    /// The span of the token consumed before it: finished constructs end there.
+    var previousSpan = SourceSpan(start: 0, end: 0)
+    /// The token after `current`, once a rule has peeked at it (`hasLookahead`).
+    var lookahead = Token(kind: .end, span: SourceSpan(start: 0, end: 0), followsSpace: true)
+    var hasLookahead = false
+    /// The lexer met an error; it then hands out `.end`, and `run` reports
+    /// that error instead of whatever the parser made of the early end.
+    var sawLexicalError = false
     var depth = 0
     let arguments: [Value]?
     var nextArgument = 0
     var highestPositional = 0
     let allowsExtraArguments: Bool
 
-    init(_ source: SourceText, arguments: [Value]?, allowsExtraArguments: Bool = false) throws(Diagnostic) {
-        self.source = source
+    /// The source text's UTF-8 bytes, valid for the parser's lifetime (one `run`).
+    @inline(__always) var bytes: UnsafeBufferPointer<UInt8> { scanner.bytes }
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, arguments: [Value]?, allowsExtraArguments: Bool) {
+        self.scanner = TokenScanner(bytes, keepsAllStrings: false)
         self.allowsExtraArguments = allowsExtraArguments
-        let lexed = try Lexer.tokenize(source)
-        self.tokens = lexed.tokens
-        self.strings = lexed.strings
         self.arguments = arguments
+        self.current = lookahead   // a placeholder: `scanNext` needs every property set
+        self.current = scanNext()
+    }
+
+    // The result and the error of a parse travel through the closures below
+    // in captured variables rather than as return values, so that nothing
+    // of the tree passes through the standard library's unspecialised
+    // generic code, which would copy it through value witnesses.
+
+    /// Lends `body` a parser over `text`'s own UTF-8 storage, without copying it.
+    static func run<R>(_ text: String, arguments: [Value]?, allowsExtraArguments: Bool,
+                       _ body: (inout Parser) throws(Diagnostic) -> R) throws(Diagnostic) -> R {
+        var result: R?
+        var failure: Diagnostic?
+        let lent: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            do throws(Diagnostic) {
+                result = try run(bytes, arguments: arguments, allowsExtraArguments: allowsExtraArguments, body)
+            } catch {
+                failure = error
+            }
+        }
+        // A string without contiguous UTF-8 (bridged from elsewhere) is copied once.
+        if lent == nil {
+            return try run(SourceText(text), arguments: arguments, allowsExtraArguments: allowsExtraArguments, body)
+        }
+        if let failure { throw failure }
+        return result.take()!
+    }
+
+    static func run<R>(_ source: SourceText, arguments: [Value]?, allowsExtraArguments: Bool,
+                       _ body: (inout Parser) throws(Diagnostic) -> R) throws(Diagnostic) -> R {
+        var result: R?
+        var failure: Diagnostic?
+        source.utf8.withUnsafeBufferPointer { bytes in
+            do throws(Diagnostic) {
+                result = try run(bytes, arguments: arguments, allowsExtraArguments: allowsExtraArguments, body)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return result.take()!
+    }
+
+    /// Runs `body` on a fresh parser. Lexing happens as the parser goes, yet
+    /// errors come out as if the whole input had been lexed first: a lexical
+    /// error anywhere wins over a grammar or argument error before it. So
+    /// when the parser has something else to report, or the lexer stopped
+    /// it, the text is lexed again from the start to find its first lexical
+    /// error — on error paths only, and in linear time.
+    private static func run<R>(_ bytes: UnsafeBufferPointer<UInt8>, arguments: [Value]?, allowsExtraArguments: Bool,
+                               _ body: (inout Parser) throws(Diagnostic) -> R) throws(Diagnostic) -> R {
+        try Lexer.checkSize(bytes.count)
+        var parser = Parser(bytes, arguments: arguments, allowsExtraArguments: allowsExtraArguments)
+        let result: R
+        do {
+            result = try body(&parser)
+        } catch {
+            throw firstLexicalError(in: bytes) ?? error
+        }
+        if parser.sawLexicalError, let error = firstLexicalError(in: bytes) { throw error }
+        return result
+    }
+
+    /// The first lexical error in `bytes`, if any.
+    static func firstLexicalError(in bytes: UnsafeBufferPointer<UInt8>) -> Diagnostic? {
+        var scanner = TokenScanner(bytes, keepsAllStrings: false)
+        while true {
+            do {
+                if case .end = try scanner.next().kind { return nil }
+            } catch {
+                return error
+            }
+        }
     }
 
     // MARK: - Entry points
@@ -50,51 +138,86 @@ public struct Parser {
     /// C varargs cannot notice extras.
     public static func parsePredicate(_ text: String, arguments: [Value]? = nil,
                                       allowsExtraArguments: Bool = false) throws(Diagnostic) -> Predicate {
-        try parsePredicate(SourceText(text), arguments: arguments, allowsExtraArguments: allowsExtraArguments)
+        try run(text, arguments: arguments, allowsExtraArguments: allowsExtraArguments) { (parser) throws(Diagnostic) in
+            try parser.parseWholePredicate()
+        }
     }
 
     public static func parsePredicate(_ source: SourceText, arguments: [Value]? = nil,
                                       allowsExtraArguments: Bool = false) throws(Diagnostic) -> Predicate {
-        var parser = try Parser(source, arguments: arguments, allowsExtraArguments: allowsExtraArguments)
-        if case .end = parser.current.kind {
-            throw Diagnostic(.emptyInput, "empty predicate", at: parser.current.span,
-                             hints: ["TRUEPREDICATE matches everything"])
+        try run(source, arguments: arguments, allowsExtraArguments: allowsExtraArguments) { (parser) throws(Diagnostic) in
+            try parser.parseWholePredicate()
         }
-        let predicate = try parser.parsePredicateRoot()
-        try parser.expectEnd()
-        try parser.checkArgumentCount()
-        return predicate
     }
 
     /// Parses a standalone expression (what `NSExpression(format:)` accepts).
     public static func parseExpression(_ text: String, arguments: [Value]? = nil,
                                        allowsExtraArguments: Bool = false) throws(Diagnostic) -> Expression {
-        try parseExpression(SourceText(text), arguments: arguments, allowsExtraArguments: allowsExtraArguments)
+        try run(text, arguments: arguments, allowsExtraArguments: allowsExtraArguments) { (parser) throws(Diagnostic) in
+            try parser.parseWholeExpression()
+        }
     }
 
     public static func parseExpression(_ source: SourceText, arguments: [Value]? = nil,
                                        allowsExtraArguments: Bool = false) throws(Diagnostic) -> Expression {
-        var parser = try Parser(source, arguments: arguments, allowsExtraArguments: allowsExtraArguments)
-        if case .end = parser.current.kind {
-            throw Diagnostic(.emptyInput, "empty expression", at: parser.current.span)
+        try run(source, arguments: arguments, allowsExtraArguments: allowsExtraArguments) { (parser) throws(Diagnostic) in
+            try parser.parseWholeExpression()
         }
-        let expression = try parser.parseExpression()
-        try parser.expectEnd(after: "expression")
-        try parser.checkArgumentCount()
+    }
+
+    mutating func parseWholePredicate() throws(Diagnostic) -> Predicate {
+        if case .end = current.kind {
+            throw Diagnostic(.emptyInput, "empty predicate", at: current.span,
+                             hints: ["TRUEPREDICATE matches everything"])
+        }
+        let predicate = try parsePredicateRoot()
+        try expectEnd()
+        try checkArgumentCount()
+        return predicate
+    }
+
+    mutating func parseWholeExpression() throws(Diagnostic) -> Expression {
+        if case .end = current.kind {
+            throw Diagnostic(.emptyInput, "empty expression", at: current.span)
+        }
+        let expression = try parseExpression()
+        try expectEnd(after: "expression")
+        try checkArgumentCount()
         return expression
     }
 
     // MARK: - Token helpers
 
-    @inline(__always) var current: Token { tokens[position] }
+    /// The next token from the scanner; `.end` after a lexical error, which
+    /// `run` reports.
+    @inline(__always)
+    mutating func scanNext() -> Token {
+        do {
+            return try scanner.next()
+        } catch {
+            sawLexicalError = true
+            return Token(kind: .end, span: SourceSpan(start: scanner.index, end: scanner.index), followsSpace: true)
+        }
+    }
 
-    @inline(__always) func peekKind(_ offset: Int = 1) -> TokenKind {
-        let i = position + offset
-        return i < tokens.count ? tokens[i].kind : .end
+    /// The kind of the token after the current one.
+    @inline(__always) mutating func peekKind() -> TokenKind {
+        if hasLookahead { return lookahead.kind }
+        if case .end = current.kind { return .end }
+        lookahead = scanNext()
+        hasLookahead = true
+        return lookahead.kind
     }
 
     @inline(__always) mutating func advance() {
-        if position < tokens.count - 1 { position += 1 }
+        if case .end = current.kind { return }
+        previousSpan = current.span
+        if hasLookahead {
+            current = lookahead
+            hasLookahead = false
+        } else {
+            current = scanNext()
+        }
     }
 
     @inline(__always) func isPunctuation(_ p: Punctuation) -> Bool {
@@ -108,15 +231,50 @@ public struct Parser {
     }
 
     /// The source text of a token.
-    func text(_ token: Token) -> String {
-        String(decoding: source.utf8[token.span.start..<token.span.end], as: UTF8.self)
+    @inline(__always) func text(_ token: Token) -> String {
+        text(token.span)
     }
+
+    @inline(__always) func text(_ span: SourceSpan) -> String {
+        Parser.string(bytes, span.start, span.end)
+    }
+
+    /// A string of source bytes. Through `String(unsafeUninitializedCapacity:)`
+    /// rather than `String(decoding:)`, because for short ASCII text (most
+    /// keys) the former copies the bytes straight into a small string,
+    /// where the latter runs its general validating decoder first.
+    @inline(__always)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        let count = end - start
+        guard count > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            buffer.baseAddress!.initialize(from: bytes.baseAddress! + start, count: count)
+            return count
+        }
+    }
+
+    /// The source text of a token without its sigil (`$` or `#`): its first
+    /// character, which a combining mark after the sigil belongs to.
+    @inline(__always) func textAfterSigil(_ token: Token) -> String {
+        String(text(token).dropFirst())
+    }
+
+    /// The value of a string literal token.
+    @inline(__always) func stringValue(_ token: Token, index: Int) -> String {
+        if index == TokenScanner.plainString {
+            return Parser.string(bytes, token.span.start + 1, token.span.end - 1)
+        }
+        return scanner.strings[index]
+    }
+
+    /// The source text as a whole, for diagnostics that need lines and columns.
+    var sourceText: SourceText { SourceText(String(decoding: bytes, as: UTF8.self)) }
 
     /// A word token's text compared case-insensitively (contextual keywords
     /// FUNCTION, TERNARY, UNION, INTERSECT, MINUS are not reserved).
-    func isContextualWord(_ token: Token, _ word: String) -> Bool {
+    @inline(__always) func isContextualWord(_ token: Token, _ word: StaticString) -> Bool {
         guard case .identifier = token.kind else { return false }
-        return Lexer.equalsIgnoringCase(source.utf8[token.span.start..<token.span.end], word)
+        return TokenScanner.equalsIgnoringCase(bytes, token.span.start, token.span.end, word)
     }
 
     /// How the current token reads in a message.
@@ -130,7 +288,7 @@ public struct Parser {
         guard isPunctuation(p) else {
             var hints: [String] = []
             if let opening {
-                let loc = source.location(of: opening.start)
+                let loc = sourceText.location(of: opening.start)
                 hints.append("to match the opening at column \(loc.column)\(loc.line > 1 ? " of line \(loc.line)" : "")")
             }
             throw Diagnostic(code, "expected \(what), found \(describeCurrent())", at: current.span, hints: hints)

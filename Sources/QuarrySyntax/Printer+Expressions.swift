@@ -35,7 +35,8 @@ extension Printer {
         case .evaluatedObject:
             out += "SELF"
         case .variable(let name):
-            out += "$" + name
+            out += "$"
+            out += name
         case .keyPath(let base, let path):
             if let base {
                 write(base, minimumPrecedence: Precedence.postfix, to: &out)
@@ -63,7 +64,9 @@ extension Printer {
         case .binary(let op, let l, let r):
             // Left-associative: the right operand needs strictly tighter binding.
             write(l, minimumPrecedence: op.precedence, to: &out)
-            out += " " + op.rawValue + " "
+            out += " "
+            out += op.rawValue
+            out += " "
             write(r, minimumPrecedence: op.precedence + 1, to: &out)
         case .unary(let op, let operand):
             out += op.rawValue
@@ -90,7 +93,9 @@ extension Printer {
             out += ")"
         case .setOperation(let op, let l, let r):
             write(l, minimumPrecedence: 0, to: &out)
-            out += " " + op.rawValue + " "
+            out += " "
+            out += op.rawValue
+            out += " "
             write(r, minimumPrecedence: 1, to: &out)
         case .assignment(let variable, let value):
             out += "$" + variable + " := "
@@ -113,8 +118,9 @@ extension Printer {
 
     /// A key as written: reserved words get `#`, specifier placeholders stay.
     static func writeKey(_ key: String, to out: inout String) {
-        if KeywordTable.lookup(Array(key.utf8), 0, key.utf8.count) != nil
-            || key.uppercased() == "UTI-CONFORMS-TO" || key.uppercased() == "UTI-EQUALS" {
+        var bytes = key
+        if bytes.withUTF8({ KeywordTable.lookup($0, 0, $0.count) }) != nil
+            || (key.utf8.contains(UInt8(ascii: "-")) && (key.uppercased() == "UTI-CONFORMS-TO" || key.uppercased() == "UTI-EQUALS")) {
             out += "#"
         }
         out += key
@@ -164,6 +170,14 @@ extension Printer {
 
     static func writeString(_ s: String, to out: inout String) {
         out += "\""
+        // Most strings need no escape: append them whole. The bytes that need
+        // one are exactly those of the scalars escaped below (control
+        // characters and DEL are single bytes in UTF-8).
+        if !s.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 || $0 == 0x7F }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -15,14 +15,20 @@ import Foundation
 /// Printer.format(try Parser.parsePredicate("a=1 and not b<2"))   // a == 1 AND NOT b < 2
 /// ```
 public enum Printer {
+    // Each `format` starts with room for a typical predicate, so that the
+    // text is not reallocated as it grows; pieces are appended one by one
+    // rather than joined with `+` first, which would build each join.
+
     public static func format(_ predicate: Predicate) -> String {
         var out = ""
+        out.reserveCapacity(64)
         write(predicate, to: &out)
         return out
     }
 
     public static func format(_ expression: Expression) -> String {
         var out = ""
+        out.reserveCapacity(64)
         write(expression, minimumPrecedence: Precedence.lowest, to: &out)
         return out
     }
@@ -71,10 +77,18 @@ public enum Printer {
     }
 
     static func write(_ c: Comparison, to out: inout String) {
-        if c.modifier != .direct { out += c.modifier.rawValue + " " }
+        if c.modifier != .direct {
+            out += c.modifier.rawValue
+            out += " "
+        }
         write(c.lhs, minimumPrecedence: Precedence.comparisonOperand, to: &out)
-        out += " " + c.op.rawValue
-        if !c.options.isEmpty { out += "[" + c.options.letters + "]" }
+        out += " "
+        out += c.op.rawValue
+        if !c.options.isEmpty {
+            out += "["
+            out += c.options.letters
+            out += "]"
+        }
         out += " "
         write(c.rhs, minimumPrecedence: Precedence.comparisonOperand, to: &out)
     }

@@ -1,6 +1,6 @@
-// Numbers, strings, specifiers and operators for the lexer.
+// Numbers, strings, specifiers and operators for the lexer (`TokenScanner`).
 
-extension Lexer {
+extension TokenScanner {
     // MARK: - Numbers
 
     /// `42`, `0x2A`, `0o52`, `0b101010`, `4.2`, `4.2e1`, `9.2e-5`. A value too
@@ -18,7 +18,7 @@ extension Lexer {
             if let radix {
                 index += 2
                 let digitsStart = index
-                while index < bytes.count, Lexer.digitValue(bytes[index]).map({ $0 < radix }) == true { index += 1 }
+                while index < bytes.count, TokenScanner.digitValue(bytes[index]).map({ $0 < radix }) == true { index += 1 }
                 try checkNumberEnd(start)
                 let digits = String(decoding: bytes[digitsStart..<index], as: UTF8.self)
                 guard !digits.isEmpty else {
@@ -28,7 +28,7 @@ extension Lexer {
                 // Like decimals, a value beyond Int64 becomes a double (0xFFFFFFFFFFFFFFFF is
                 // 1.8e19, not -1), so every literal prints back to the same value.
                 if let v = Int64(digits, radix: radix) { return .integer(v) }
-                return .double(Double(digits.reduce(0.0) { $0 * Double(radix) + Double(Lexer.digitValue(UInt8($1.asciiValue!))!) }))
+                return .double(Double(digits.reduce(0.0) { $0 * Double(radix) + Double(TokenScanner.digitValue(UInt8($1.asciiValue!))!) }))
             }
         }
         var isDouble = false
@@ -42,17 +42,17 @@ extension Lexer {
             }
             index += 1
         }
-        if peek() == UInt8(ascii: "."), Lexer.isDigit(peek(1)) {
+        if peek() == UInt8(ascii: "."), TokenScanner.isDigit(peek(1)) {
             isDouble = true
             index += 1
-            while index < bytes.count, Lexer.isDigit(bytes[index]) { index += 1 }
+            while index < bytes.count, TokenScanner.isDigit(bytes[index]) { index += 1 }
         }
         if peek() | 0x20 == UInt8(ascii: "e") {
             let signOffset = (peek(1) == UInt8(ascii: "+") || peek(1) == UInt8(ascii: "-")) ? 1 : 0
-            if Lexer.isDigit(peek(1 + signOffset)) {
+            if TokenScanner.isDigit(peek(1 + signOffset)) {
                 isDouble = true
                 index += 1 + signOffset
-                while index < bytes.count, Lexer.isDigit(bytes[index]) { index += 1 }
+                while index < bytes.count, TokenScanner.isDigit(bytes[index]) { index += 1 }
             }
         }
         try checkNumberEnd(start)
@@ -66,9 +66,9 @@ extension Lexer {
 
     /// A number may not run straight into a word: `12abc` is one bad token, not two.
     private mutating func checkNumberEnd(_ start: Int) throws(Diagnostic) {
-        guard index < bytes.count, Lexer.isIdentifierContinue(bytes[index]) else { return }
+        guard index < bytes.count, TokenScanner.isIdentifierContinue(bytes[index]) else { return }
         var end = index
-        while end < bytes.count, Lexer.isIdentifierContinue(bytes[end]) { end += 1 }
+        while end < bytes.count, TokenScanner.isIdentifierContinue(bytes[end]) { end += 1 }
         let text = String(decoding: bytes[start..<end], as: UTF8.self)
         throw Diagnostic(.malformedNumber, "'\(text)' is not a number", at: SourceSpan(start: start, end: end),
                          hints: ["a key may not start with a digit"])
@@ -98,8 +98,11 @@ extension Lexer {
         var scan = index
         while scan < bytes.count && bytes[scan] != quote && bytes[scan] != UInt8(ascii: "\\") { scan += 1 }
         if scan < bytes.count && bytes[scan] == quote {
-            strings.append(String(decoding: bytes[index..<scan], as: UTF8.self))
+            let contents = index..<scan
             index = scan + 1
+            // The parser reads an escape-free literal from its span when it needs it.
+            guard keepsAllStrings else { return .string(TokenScanner.plainString) }
+            strings.append(String(decoding: bytes[contents], as: UTF8.self))
             return .string(strings.count - 1)
         }
         var out: [UInt8] = []
@@ -115,7 +118,7 @@ extension Lexer {
             let c = bytes[index]
             if c == quote { index += 1; break }
             if c != UInt8(ascii: "\\") {
-                if pendingHighSurrogate != nil { pendingHighSurrogate = nil; Lexer.appendScalar(0xFFFD, to: &out) }
+                if pendingHighSurrogate != nil { pendingHighSurrogate = nil; TokenScanner.appendScalar(0xFFFD, to: &out) }
                 out.append(c)
                 index += 1
                 continue
@@ -145,13 +148,13 @@ extension Lexer {
             case UInt8(ascii: "u"):
                 scalar = try hexDigits(count: 4, escapeStart: escapeStart)
             default:
-                let end = index + Lexer.utf8Length(e) - 1
+                let end = index + TokenScanner.utf8Length(e) - 1
                 throw Diagnostic(.unknownEscape, "unknown escape sequence '\\\(String(decoding: bytes[(index - 1)..<Swift.min(end, bytes.count)], as: UTF8.self))'",
                                  at: SourceSpan(start: escapeStart, end: Swift.min(end, bytes.count)),
                                  hints: ["write \\\\ for a backslash; escapes are \\n \\t \\r \\\\ \\' \\\" \\ddd \\xHH \\uHHHH"])
             }
             if scalar >= 0xD800 && scalar <= 0xDBFF {
-                if pendingHighSurrogate != nil { Lexer.appendScalar(0xFFFD, to: &out) }
+                if pendingHighSurrogate != nil { TokenScanner.appendScalar(0xFFFD, to: &out) }
                 pendingHighSurrogate = scalar
                 continue
             }
@@ -164,11 +167,11 @@ extension Lexer {
                 }
             } else if pendingHighSurrogate != nil {
                 pendingHighSurrogate = nil
-                Lexer.appendScalar(0xFFFD, to: &out)
+                TokenScanner.appendScalar(0xFFFD, to: &out)
             }
-            Lexer.appendScalar(scalar, to: &out)
+            TokenScanner.appendScalar(scalar, to: &out)
         }
-        if pendingHighSurrogate != nil { Lexer.appendScalar(0xFFFD, to: &out) }
+        if pendingHighSurrogate != nil { TokenScanner.appendScalar(0xFFFD, to: &out) }
         strings.append(String(decoding: out, as: UTF8.self))
         return .string(strings.count - 1)
     }
@@ -176,7 +179,7 @@ extension Lexer {
     private mutating func hexDigits(count: Int, escapeStart: Int) throws(Diagnostic) -> UInt32 {
         var v: UInt32 = 0
         for _ in 0..<count {
-            guard index < bytes.count, let d = Lexer.digitValue(bytes[index]) else {
+            guard index < bytes.count, let d = TokenScanner.digitValue(bytes[index]) else {
                 throw Diagnostic(.unknownEscape, "expected \(count) hexadecimal digits in this escape",
                                  at: SourceSpan(start: escapeStart, end: Swift.min(index + 1, bytes.count)))
             }
@@ -210,7 +213,7 @@ extension Lexer {
         var position: Int?
         // Positional `%2$@`.
         var look = index
-        while look < bytes.count, Lexer.isDigit(bytes[look]) { look += 1 }
+        while look < bytes.count, TokenScanner.isDigit(bytes[look]) { look += 1 }
         if look > index, look < bytes.count, bytes[look] == UInt8(ascii: "$") {
             position = Int(String(decoding: bytes[index..<look], as: UTF8.self))
             index = look + 1
@@ -221,10 +224,10 @@ extension Lexer {
         }
         // Flags, width and precision are accepted and ignored: a value is inserted, not formatted.
         while index < bytes.count, "-+ #0'".utf8.contains(bytes[index]) { index += 1 }
-        while index < bytes.count, Lexer.isDigit(bytes[index]) { index += 1 }
+        while index < bytes.count, TokenScanner.isDigit(bytes[index]) { index += 1 }
         if peek() == UInt8(ascii: ".") {
             index += 1
-            while index < bytes.count, Lexer.isDigit(bytes[index]) { index += 1 }
+            while index < bytes.count, TokenScanner.isDigit(bytes[index]) { index += 1 }
         }
         // Length modifiers.
         while index < bytes.count, "hlqLzjt".utf8.contains(bytes[index]) { index += 1 }
@@ -251,7 +254,7 @@ extension Lexer {
             throw Diagnostic(.malformedSpecifier, "'%%' (a literal percent sign) is only meaningful inside a quoted string",
                              at: SourceSpan(start: start, end: index), hints: ["write '%' inside quotes"])
         default:
-            let end = Swift.min(index - 1 + Lexer.utf8Length(c), bytes.count)
+            let end = Swift.min(index - 1 + TokenScanner.utf8Length(c), bytes.count)
             var hints = ["use %@ for a value or %K for a key path"]
             if c == UInt8(ascii: "k") { hints = ["did you mean %K? specifiers are case-sensitive"] }
             throw Diagnostic(.malformedSpecifier, "unknown format specifier '\(String(decoding: bytes[start..<end], as: UTF8.self))'",
@@ -310,7 +313,7 @@ extension Lexer {
         case UInt8(ascii: "^"): return take(1, .caret)
         case UInt8(ascii: "~"): return take(1, .tilde)
         default:
-            let end = Swift.min(index + Lexer.utf8Length(c), bytes.count)
+            let end = Swift.min(index + TokenScanner.utf8Length(c), bytes.count)
             let text = String(decoding: bytes[index..<end], as: UTF8.self)
             var hints: [String] = []
             if c == UInt8(ascii: "?") { hints.append("'?' is a LIKE wildcard only inside a quoted pattern, as in name LIKE 'a?c'") }
