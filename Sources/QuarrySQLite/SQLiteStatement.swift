@@ -137,6 +137,30 @@ public struct SQLiteRow {
         return ValueBinding.column(statement.handle, Int32(i), as: kind)
     }
 
+    /// Initializes `destination[0..<columns.count]` with the values of
+    /// `columns`, decoded as `self[i]` would: one call per row for readers
+    /// that copy a whole row (a big fetch's objects), not one per column.
+    public func initialize(_ destination: UnsafeMutablePointer<Value>, columns: Range<Int>) {
+        var target = destination
+        for i in columns {
+            target.initialize(to: self[i])
+            target += 1
+        }
+    }
+
+    /// Whether column `i` is text equal to `text`, byte for byte, without
+    /// making a String of it (a fetch's `_entity` column repeats one name).
+    public func text(at i: Int, equals text: String) -> Bool {
+        let handle = statement.handle, column = Int32(i)
+        guard sqlite3_column_type(handle, column) == SQLITE_TEXT else { return false }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count == text.utf8.count else { return false }
+        guard count > 0 else { return true }
+        guard let bytes = sqlite3_column_text(handle, column) else { return false }
+        var text = text
+        return text.withUTF8 { $0.elementsEqual(UnsafeBufferPointer(start: bytes, count: count)) }
+    }
+
     /// Column `i` read as `kind`, whatever was declared.
     public func value(at i: Int, as kind: SQLiteValueKind) -> Value {
         kind == .automatic ? self[i] : ValueBinding.column(statement.handle, Int32(i), as: kind)

@@ -110,7 +110,7 @@ extension Context {
     /// Fills a fault from a stored object's values (columns of sibling
     /// entities, one table per hierarchy, are not in the plan).
     func fill(_ object: ManagedObject, from stored: StoredObject, _ plan: FillPlan) {
-        fill(object, plan) { stored.storage[$0] }
+        fill(object, plan) { stored[slot: $0] }
     }
 
     /// Fills a fault by `plan`, reading the value at each layout position

@@ -22,6 +22,23 @@ public typealias SQLValueKind = SQLiteValueKind
 /// One row of a result, read column by column while the row is current.
 public protocol SQLRowReading {
     subscript(_ index: Int) -> Value { get }
+    /// Initializes `destination[0..<columns.count]` with the values of
+    /// `columns` (as the subscript reads them), in one call per row.
+    func initialize(_ destination: UnsafeMutablePointer<Value>, columns: Range<Int>)
+    /// Whether column `index` is text equal to `text` (drivers may compare
+    /// without making a String of the column).
+    func text(at index: Int, equals text: String) -> Bool
+}
+
+extension SQLRowReading {
+    public func initialize(_ destination: UnsafeMutablePointer<Value>, columns: Range<Int>) {
+        for (offset, i) in columns.enumerated() { (destination + offset).initialize(to: self[i]) }
+    }
+
+    public func text(at index: Int, equals text: String) -> Bool {
+        if case .string(let s) = self[index] { return s == text }
+        return false
+    }
 }
 
 /// A connection to a SQL engine, as a store uses it.

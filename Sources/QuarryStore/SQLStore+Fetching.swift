@@ -62,18 +62,34 @@ extension SQLStore {
             return c.name
         })
         var objects: [StoredObject] = []
+        let width = columns.count
+        // An empty registry is not even looked in; new objects are appended
+        // to it without a lookup (see ObjectRegistry). A row the SQL returns
+        // twice (only inconsistent one-to-one data could) is found by the
+        // lookup while objects are already registered, and otherwise keeps
+        // its first object in the registry.
+        let lookUp = !registeredObjects.isEmpty
+        var slab: ValueSlab?
+        // Rows of one entity come together: its name is read once, not per row.
+        var lastEntity: String?
         try database.streamRows(sql.sql, sql.arguments, as: kinds) { row in
-            guard case .int(let pk) = row[0], case .string(let entity) = row[1] else { return }
+            guard case .int(let pk) = row[0] else { return }
+            let entity: String
+            if let last = lastEntity, row.text(at: 1, equals: last) {
+                entity = last
+            } else {
+                guard case .string(let name) = row[1] else { return }
+                entity = name
+                lastEntity = name
+            }
             let id = ObjectID(entity: entity, primaryKey: pk)
-            if let existing = registered(id) {
+            if lookUp, let existing = registered(id) {
                 objects.append(existing)
                 return
             }
-            var storage = ContiguousArray<Value>()
-            storage.reserveCapacity(columns.count)
-            for i in 0..<columns.count { storage.append(row[i + 2]) }
-            let object = StoredObject(id: id, layout: layout, storage: storage, store: self)
-            register(object)
+            // The values go straight from the row into the object's storage.
+            let object = StoredObject(id: id, layout: layout, store: self, slab: &slab) { row.initialize($0, columns: 2..<(2 + width)) }
+            registeredObjects.append(object, id: id)
             objects.append(object)
         }
         return objects

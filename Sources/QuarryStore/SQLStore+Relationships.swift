@@ -7,8 +7,6 @@
 extension SQLStore {
     func registered(_ id: ObjectID) -> StoredObject? { registeredObjects[id] }
 
-    func register(_ object: StoredObject) { registeredObjects[object.id] = object }
-
     /// The value of relationship `r` of `object`: an object, nil, or an array of objects.
     func relationshipValue(_ r: Relationship, of object: StoredObject) throws -> Value {
         guard let destinationTable = mapping.table(for: r.destination) else { return .null }

@@ -31,7 +31,7 @@ public final class SQLStore {
     /// The clock `now()` reads in lowered predicates (seconds since 2001).
     public var now: @Sendable () -> Double = { Date().timeIntervalSinceReferenceDate }
     /// Uniquing: one object per row while the store is open.
-    var registeredObjects: [ObjectID: StoredObject] = [:]
+    var registeredObjects = ObjectRegistry<StoredObject>()
 
     /// The SQLite connection of a SQLite store (tests, the fixture writer and
     /// the shell's SQLite-only commands use it); nil on other databases.
