@@ -158,7 +158,10 @@ public struct SQLiteRow {
         guard count > 0 else { return true }
         guard let bytes = sqlite3_column_text(handle, column) else { return false }
         var text = text
-        return text.withUTF8 { $0.elementsEqual(UnsafeBufferPointer(start: bytes, count: count)) }
+        return text.withUTF8 { utf8 in
+            for i in 0..<count where utf8[i] != bytes[i] { return false }
+            return true
+        }
     }
 
     /// Column `i` read as `kind`, whatever was declared.
