@@ -37,6 +37,9 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         public var connectTimeout: Double?
         /// `statement_timeout` for every statement (default: the URL's, else none).
         public var statementTimeout: String?
+        /// `lock_timeout` for every statement (default: the URL's, else none:
+        /// a statement waits as long as another session holds its lock).
+        public var lockTimeout: String?
         /// A schema to use instead of the URL's.
         public var schema: String?
         /// Create the schema when it does not exist (default true).
@@ -100,6 +103,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         if let s = options.schema { url.schema = s }
         if let t = options.connectTimeout { url.connectTimeout = t }
         if let t = options.statementTimeout { url.statementTimeout = t }
+        if let t = options.lockTimeout { url.lockTimeout = t }
         if let s = url.schema, !PostgresIdentifier.isValid(s) {
             throw PostgresDatabaseError(.malformedURL, "schema \"\(s)\" is not a plain identifier (letters, digits, _, at most 63 bytes, not starting with a digit)")
         }
@@ -159,6 +163,9 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
             }
             if let t = url.statementTimeout {
                 _ = try connection.query("SELECT set_config('statement_timeout', $1, false)", [PostgresData(string: t)]).wait()
+            }
+            if let t = url.lockTimeout {
+                _ = try connection.query("SELECT set_config('lock_timeout', $1, false)", [PostgresData(string: t)]).wait()
             }
             let info = try connection.query("SELECT pg_backend_pid(), current_schema()::text, current_setting('server_version')").wait()
             guard let row = info.rows.first else {

@@ -6,7 +6,8 @@
 // connection errors underneath `PSQLError.connectionError`. The SQLSTATE
 // decides the kind for server errors: class 28 is authentication, 3D000 a
 // missing database, 57014 a canceled statement (by `interrupt()` or by
-// `statement_timeout`; which one is told by whether we asked), class 08 and
+// `statement_timeout`; which one is told by whether we asked), 55P03 a lock
+// not granted within `lock_timeout`, class 08 and
 // 57P0x a connection the server ended.
 import Foundation
 import PostgresNIO
@@ -88,6 +89,10 @@ extension PostgresDatabaseError {
                     e.kind = .timedOut
                     e.message = "statement timed out (statement_timeout): \(message)"
                 }
+            case "55P03":
+                e.kind = .locked
+                e.message = "database is locked: another session holds a lock this statement needs, "
+                    + "and it was not released within lock_timeout (\(message)); nothing was changed"
             case let s? where s.hasPrefix("08") || s.hasPrefix("57P"):
                 e.kind = .connectionClosed
             default: break

@@ -34,6 +34,9 @@ public struct PostgresDatabaseError: Error, Sendable, Equatable, CustomStringCon
         case canceled
         /// The statement ran longer than `statement_timeout`.
         case timedOut
+        /// Another session held a lock the statement needed for longer than
+        /// `lock_timeout` (55P03); the statement, and its transaction, did nothing.
+        case locked
         /// The connection broke or was closed (`close()`, server shutdown).
         case connectionClosed
         /// A value that has no SQL form (arrays, sets, dictionaries, objects).

@@ -1,7 +1,7 @@
 // PostgresURL: where a PostgreSQL store lives, parsed from the libpq-style
 // URL people already write (`postgres://user:password@host:port/database`),
 // plus the few query items Quarry understands (`schema`, `connect_timeout`,
-// `statement_timeout`, `host` for a Unix-socket directory, `sslmode`).
+// `statement_timeout`, `lock_timeout`, `host` for a Unix-socket directory, `sslmode`).
 //
 // Parsed by hand rather than with Foundation's URL so that every malformed
 // piece gets its own message (a bad port, a bad percent escape, an unknown
@@ -36,13 +36,17 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     /// The server's `statement_timeout`, as PostgreSQL spells it
     /// (`5000` milliseconds, `5s`, `1min`).
     public var statementTimeout: String?
+    /// The server's `lock_timeout` (same spelling): how long a statement
+    /// waits for a lock another session holds before it fails (default:
+    /// the server's, which waits for ever).
+    public var lockTimeout: String?
 
     /// Shown in `pg_stat_activity` (`?application_name=`; default "quarry").
     public var applicationName: String?
 
     /// Query items this parser understands (`sslmode` only as disable,
     /// allow or prefer: the driver does not use TLS).
-    public static let knownQueryItems = ["schema", "connect_timeout", "statement_timeout", "host", "port", "user", "password", "dbname", "sslmode", "application_name"]
+    public static let knownQueryItems = ["schema", "connect_timeout", "statement_timeout", "lock_timeout", "host", "port", "user", "password", "dbname", "sslmode", "application_name"]
 
     public init(user: String = "postgres", password: String? = nil, host: String? = "127.0.0.1", port: Int = 5432,
                 socketDirectory: String? = nil, database: String? = nil, schema: String? = nil,
@@ -125,6 +129,7 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         var schema: String?
         var connectTimeout: Double?
         var statementTimeout: String?
+        var lockTimeout: String?
         var applicationName: String?
         if let q = queryText, !q.isEmpty {
             for item in q.split(separator: "&", omittingEmptySubsequences: true) {
@@ -145,6 +150,11 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
                         throw fail("statement_timeout must be milliseconds or a number with a unit (ms, s, min, h), not \"\(value)\"")
                     }
                     statementTimeout = value
+                case "lock_timeout":
+                    guard Self.isTimeout(value) else {
+                        throw fail("lock_timeout must be milliseconds or a number with a unit (ms, s, min, h), not \"\(value)\"")
+                    }
+                    lockTimeout = value
                 case "host":
                     if value.hasPrefix("/") { socketDirectory = value } else if !value.isEmpty { host = value }
                 case "port": port = try Self.parsePort(value[...], fail)
@@ -167,6 +177,7 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         self.init(user: u, password: password, host: host, port: port ?? 5432, socketDirectory: socketDirectory,
                   database: database ?? u, schema: schema, connectTimeout: connectTimeout, statementTimeout: statementTimeout)
         self.applicationName = applicationName
+        self.lockTimeout = lockTimeout
     }
 
     /// The path of the Unix socket file, as libpq names it.
@@ -208,6 +219,7 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         if let s = schema { items.append("schema=" + enc(s)) }
         if let t = connectTimeout { items.append("connect_timeout=\(t == t.rounded() ? String(Int(t)) : String(t))") }
         if let t = statementTimeout { items.append("statement_timeout=" + enc(t)) }
+        if let t = lockTimeout { items.append("lock_timeout=" + enc(t)) }
         if let a = applicationName { items.append("application_name=" + enc(a)) }
         if !items.isEmpty { s += "?" + items.joined(separator: "&") }
         return s

@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func everyPartAndQueryItem() throws {
-        let u = try PostgresURL("postgres://app:p%40ss%3Aword@10.0.0.5:5433/my%20db?schema=tenant_1&connect_timeout=2.5&statement_timeout=5s&application_name=shell")
+        let u = try PostgresURL("postgres://app:p%40ss%3Aword@10.0.0.5:5433/my%20db?schema=tenant_1&connect_timeout=2.5&statement_timeout=5s&lock_timeout=250ms&application_name=shell")
         #expect(u.user == "app")
         #expect(u.password == "p@ss:word")
         #expect(u.host == "10.0.0.5")
@@ -32,7 +32,10 @@ import Testing
         #expect(u.schema == "tenant_1")
         #expect(u.connectTimeout == 2.5)
         #expect(u.statementTimeout == "5s")
+        #expect(u.lockTimeout == "250ms")
         #expect(u.applicationName == "shell")
+        // Rendered back and parsed again, the lock timeout survives.
+        #expect(try PostgresURL(u.urlString).lockTimeout == "250ms")
         #expect(u.endpoint == "10.0.0.5:5433")
     }
 
@@ -79,6 +82,7 @@ import Testing
         ("postgres://h/db?sslmode=require", "does not use TLS"),
         ("postgres://h/db?connect_timeout=-1", "connect_timeout must be a positive number"),
         ("postgres://h/db?statement_timeout=soon", "statement_timeout must be"),
+        ("postgres://h/db?lock_timeout=later", "lock_timeout must be"),
         ("postgres://h/a/b", "contains a /"),
         ("postgres://h/db?schema", "has no =value"),
         ("postgres://[::1/db", "missing ]"),
