@@ -2,8 +2,8 @@
 // SQLite at all: opening or writing gives a clear error after at most the
 // busy timeout — never a hang, never a crash — and the store is left exactly
 // as it was (the same rows, byte for byte for the non-database file). These
-// are file-level concerns of SQLite stores; PostgreSQL's locks wait on the
-// server under its own timeouts.
+// are file-level concerns of SQLite stores; tables locked on a PostgreSQL
+// server are QuarryPostgresTests' "Store on PostgreSQL: locked tables".
 //
 // No timing assertions: each test has a time limit, so a hang fails it.
 import Foundation
