@@ -14,11 +14,15 @@
 //   maps IDs to positions only, so dropping everything releases the objects
 //   front to back.
 
-struct ObjectRegistry<Object: AnyObject> {
+/// An object the registry can hold: it knows its own ID, so the registry
+/// need not keep a copy of every key beside it.
+protocol Registrable: AnyObject {
+    var id: ObjectID { get }
+}
+
+struct ObjectRegistry<Object: Registrable> {
     /// The registered objects in registration order; nil where one was removed.
     private var slots: ContiguousArray<Object?> = []
-    /// The ID of each slot.
-    private var keys: ContiguousArray<ObjectID> = []
     /// Position of each ID, for the slots before `indexed`.
     private var positions: [ObjectID: Int] = [:]
     /// Slots from here on are appended but not yet in `positions`.
@@ -41,7 +45,9 @@ struct ObjectRegistry<Object: AnyObject> {
                     if slots[position] == nil { count += 1 }
                     slots[position] = object
                 } else {
-                    append(object, id: id)
+                    // Under the ID asked for, which is the object's own.
+                    precondition(object.id == id, "an object registered under another ID than its own")
+                    append(object)
                     indexPending()
                 }
             } else if let position = positions.removeValue(forKey: id) {
@@ -55,16 +61,14 @@ struct ObjectRegistry<Object: AnyObject> {
     /// Registers a new object whose ID the caller knows is not registered
     /// (not looked up: the index takes it on the next lookup). Should the ID
     /// be registered after all, the earlier object stays registered.
-    mutating func append(_ object: Object, id: ObjectID) {
+    mutating func append(_ object: Object) {
         slots.append(object)
-        keys.append(id)
         count += 1
     }
 
     /// Forgets every object, releasing them in registration order.
     mutating func removeAll() {
         positions = [:]
-        keys = []
         slots = []
         indexed = 0
         count = 0
@@ -73,9 +77,10 @@ struct ObjectRegistry<Object: AnyObject> {
     private mutating func indexPending() {
         guard indexed < slots.count else { return }
         positions.reserveCapacity(count)
-        for i in indexed..<slots.count where slots[i] != nil {
-            if positions[keys[i]] == nil {
-                positions[keys[i]] = i
+        for i in indexed..<slots.count {
+            guard let id = slots[i]?.id else { continue }
+            if positions[id] == nil {
+                positions[id] = i
             } else {
                 // Registered twice: the first object stays the row's object.
                 slots[i] = nil
@@ -89,16 +94,12 @@ struct ObjectRegistry<Object: AnyObject> {
     private mutating func compactIfSparse() {
         guard slots.count > 64, count * 2 < slots.count else { return }
         var newSlots = ContiguousArray<Object?>()
-        var newKeys = ContiguousArray<ObjectID>()
         newSlots.reserveCapacity(count)
-        newKeys.reserveCapacity(count)
-        for (i, slot) in slots.enumerated() where slot != nil {
-            positions[keys[i]] = newSlots.count
-            newSlots.append(slot)
-            newKeys.append(keys[i])
+        for case let object? in slots {
+            positions[object.id] = newSlots.count
+            newSlots.append(object)
         }
         slots = newSlots
-        keys = newKeys
         indexed = slots.count
     }
 }

@@ -89,7 +89,7 @@ extension SQLStore {
             }
             // The values go straight from the row into the object's storage.
             let object = StoredObject(id: id, layout: layout, store: self, slab: &slab) { row.initialize($0, columns: 2..<(2 + width)) }
-            registeredObjects.append(object, id: id)
+            registeredObjects.append(object)
             objects.append(object)
         }
         return objects

@@ -36,14 +36,21 @@ final class ValueSlab {
     let values: UnsafeMutablePointer<Value>
     let capacity: Int
     private(set) var count = 0
+    /// What every object of the slab shares: one fetch's layout and store
+    /// (kept here, not in each object: smaller objects, fewer reference counts).
+    let layout: ObjectLayout
+    unowned let store: SQLStore
 
-    init(capacity: Int) {
-        self.capacity = capacity
+    init(layout: ObjectLayout, store: SQLStore) {
+        self.layout = layout
+        self.store = store
+        capacity = max(layout.names.count, 1) * Self.rowsPerSlab
         values = .allocate(capacity: capacity)
     }
 
-    /// Room for `width` more values, or nil when the slab is full.
-    func reserve(_ width: Int) -> Int? {
+    /// Room for one more row's values, or nil when the slab is full.
+    func reserveRow() -> Int? {
+        let width = layout.names.count
         guard count + width <= capacity else { return nil }
         defer { count += width }
         return count
@@ -56,12 +63,10 @@ final class ValueSlab {
 }
 
 /// An object of a store.
-public final class StoredObject: KeyValueAccessible, @unchecked Sendable, CustomStringConvertible {
+public final class StoredObject: KeyValueAccessible, Registrable, @unchecked Sendable, CustomStringConvertible {
     public let id: ObjectID
-    let layout: ObjectLayout
     private let slab: ValueSlab
     private let offset: Int
-    private unowned let store: SQLStore
     private var loadedRelationships: [String: Value]?
 
     /// A new object whose values `initialize` sets, every one of the
@@ -70,27 +75,28 @@ public final class StoredObject: KeyValueAccessible, @unchecked Sendable, Custom
     init(id: ObjectID, layout: ObjectLayout, store: SQLStore, slab: inout ValueSlab?,
          initialize: (UnsafeMutablePointer<Value>) -> Void) {
         self.id = id
-        self.layout = layout
-        let width = layout.names.count
         let (current, offset): (ValueSlab, Int)
-        if let s = slab, let o = s.reserve(width) {
+        if let s = slab, s.layout === layout, let o = s.reserveRow() {
             (current, offset) = (s, o)
         } else {
-            let s = ValueSlab(capacity: max(width, 1) * ValueSlab.rowsPerSlab)
-            (current, offset) = (s, s.reserve(width)!)
+            let s = ValueSlab(layout: layout, store: store)
+            (current, offset) = (s, s.reserveRow()!)
             slab = s
         }
         self.slab = current
         self.offset = offset
-        // `reserve` counted the values as set: set them before anything can fail.
+        // `reserveRow` counted the values as set: set them before anything can fail.
         initialize(current.values + offset)
-        self.store = store
     }
+
+    var layout: ObjectLayout { slab.layout }
+    private var store: SQLStore { slab.store }
 
     /// The object's values, in layout order.
     private var storage: UnsafeBufferPointer<Value> {
         UnsafeBufferPointer(start: slab.values + offset, count: layout.names.count)
     }
+
     public var entity: String { id.entity }
 
     /// The value at position `slot` of the layout.

@@ -7,9 +7,9 @@ import Foundation
 import Testing
 @testable import QuarryStore
 
-final class Token {
-    let n: Int
-    init(_ n: Int) { self.n = n }
+final class Token: Registrable {
+    let id: ObjectID
+    init(_ id: ObjectID) { self.id = id }
 }
 
 @Suite("Object registry")
@@ -19,7 +19,6 @@ struct ObjectRegistryTests {
         var rng = Seeded(state: seed)
         var registry = ObjectRegistry<Token>()
         var reference: [ObjectID: Token] = [:]
-        var made = 0
         for _ in 0..<4_000 {
             // Few keys, two entities with overlapping keys: collisions, reuse, holes.
             let id = ObjectID(entity: Bool.random(using: &rng) ? "A" : "B", primaryKey: Int64.random(in: -20...300, using: &rng))
@@ -27,8 +26,7 @@ struct ObjectRegistryTests {
             case 0...2:
                 #expect(registry[id] === reference[id])
             case 3...4:
-                made += 1
-                let token = Token(made)
+                let token = Token(id)
                 registry[id] = token
                 reference[id] = token
             case 5...6:
@@ -36,9 +34,8 @@ struct ObjectRegistryTests {
                 reference[id] = nil
             default:
                 // A fetch's append: the first object of an ID stays.
-                made += 1
-                let token = Token(made)
-                registry.append(token, id: id)
+                let token = Token(id)
+                registry.append(token)
                 if reference[id] == nil { reference[id] = token }
             }
             if Int.random(in: 0..<200, using: &rng) == 0 {
@@ -57,12 +54,13 @@ struct ObjectRegistryTests {
         weak var last: Token?
         var registry = ObjectRegistry<Token>()
         do {
-            let tokens = (0..<1_000).map(Token.init)
+            let tokens = (0..<1_000).map { Token(ObjectID(entity: "A", primaryKey: Int64($0))) }
             first = tokens.first
             last = tokens.last
-            for (i, t) in tokens.enumerated() { registry.append(t, id: ObjectID(entity: "A", primaryKey: Int64(i))) }
+            for t in tokens { registry.append(t) }
             _ = registry[ObjectID(entity: "A", primaryKey: 3)]
-            for (i, t) in tokens.enumerated() where i % 3 == 0 { registry[ObjectID(entity: "A", primaryKey: Int64(1_000 + i))] = t }
+            for t in tokens where t.id.primaryKey % 3 == 0 { registry[t.id] = nil }
+            for t in tokens where t.id.primaryKey % 3 == 0 { registry[t.id] = t }
         }
         #expect(first != nil && last != nil)
         registry.removeAll()
