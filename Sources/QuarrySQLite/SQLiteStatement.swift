@@ -141,9 +141,12 @@ public struct SQLiteRow {
     /// `columns`, decoded as `self[i]` would: one call per row for readers
     /// that copy a whole row (a big fetch's objects), not one per column.
     public func initialize(_ destination: UnsafeMutablePointer<Value>, columns: Range<Int>) {
+        let handle = statement.handle
         var target = destination
         for i in columns {
-            target.initialize(to: self[i])
+            // As the subscript decides, without asking it column by column.
+            let kind = i < kinds.count ? kinds[i] : .automatic
+            target.initialize(to: kind == .automatic ? self[i] : ValueBinding.column(handle, Int32(i), as: kind))
             target += 1
         }
     }

@@ -66,6 +66,13 @@ struct ObjectRegistry<Object: Registrable> {
         count += 1
     }
 
+    /// `append` for each of `objects`.
+    mutating func append<S: Sequence>(contentsOf objects: S) where S.Element == Object {
+        let before = slots.count
+        slots.append(contentsOf: objects.lazy.map { Optional($0) })
+        count += slots.count - before
+    }
+
     /// Forgets every object, releasing them in registration order.
     mutating func removeAll() {
         positions = [:]

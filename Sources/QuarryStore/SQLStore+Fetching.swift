@@ -31,7 +31,7 @@ extension SQLStore {
 
     func fetchSQL(_ request: FetchRequest) throws -> [StoredObject] {
         let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
-        var objects = try rows(plan.sql, columns: plan.columns)
+        var objects = try rows(plan.sql, columns: plan.columns, of: request.entity)
         if let residual = plan.residual {
             let compiled = try Evaluator.compile(residual, options: evaluationOptions)
             objects = try objects.filter { try compiled.evaluate(.object(ObjectReference($0))) }
@@ -48,8 +48,18 @@ extension SQLStore {
         return options
     }
 
-    /// Decodes the rows of a planned SELECT (`_pk`, `_entity`, then `columns`).
-    func rows(_ sql: SQLFragment, columns: [PlannedColumn]) throws -> [StoredObject] {
+    /// The entity itself when every row of its table is one of its own (no
+    /// sub-entities, no other entity in the table): then the `_entity`
+    /// column need not be read row by row.
+    func soleEntity(_ entity: String) -> String? {
+        guard let e = model.entity(named: entity), e.allSubentities(in: model).isEmpty,
+              mapping.entityFilter(for: entity) == nil else { return nil }
+        return entity
+    }
+
+    /// Decodes the rows of a planned SELECT (`_pk`, `_entity`, then `columns`)
+    /// of `entity`'s table.
+    func rows(_ sql: SQLFragment, columns: [PlannedColumn], of entity: String) throws -> [StoredObject] {
         var kinds: [SQLiteValueKind] = [.int, .string]
         for c in columns {
             switch c.kind {
@@ -65,17 +75,19 @@ extension SQLStore {
         let width = columns.count
         // An empty registry is not even looked in; new objects are appended
         // to it without a lookup (see ObjectRegistry). A row the SQL returns
-        // twice (only inconsistent one-to-one data could) is found by the
-        // lookup while objects are already registered, and otherwise keeps
-        // its first object in the registry.
+        // twice (only inconsistent one-to-one data could) gets two objects in
+        // this result, and the registry keeps the first.
         let lookUp = !registeredObjects.isEmpty
         var slab: ValueSlab?
-        // Rows of one entity come together: its name is read once, not per row.
-        var lastEntity: String?
+        var fresh: [StoredObject] = []
+        // Rows of one entity come together: its name is read once, not per
+        // row — or not at all when the table holds no other entity.
+        let sole = soleEntity(entity)
+        var lastEntity = sole
         try database.streamRows(sql.sql, sql.arguments, as: kinds) { row in
             guard case .int(let pk) = row[0] else { return }
             let entity: String
-            if let last = lastEntity, row.text(at: 1, equals: last) {
+            if let last = lastEntity, sole != nil || row.text(at: 1, equals: last) {
                 entity = last
             } else {
                 guard case .string(let name) = row[1] else { return }
@@ -89,9 +101,12 @@ extension SQLStore {
             }
             // The values go straight from the row into the object's storage.
             let object = StoredObject(id: id, layout: layout, store: self, slab: &slab) { row.initialize($0, columns: 2..<(2 + width)) }
-            registeredObjects.append(object)
             objects.append(object)
+            if lookUp { fresh.append(object) }
         }
+        // Registered after the loop: one access to the registry, not one per
+        // row. Without a lookup every object is new.
+        registeredObjects.append(contentsOf: lookUp ? fresh : objects)
         return objects
     }
 

@@ -30,7 +30,7 @@ extension SQLStore {
         case nil:
             return .null
         }
-        let objects = try rows(SQLFragment(sql, arguments), columns: rowSelect.columns)
+        let objects = try rows(SQLFragment(sql, arguments), columns: rowSelect.columns, of: r.destination)
         if r.isToMany { return .array(objects.map { .object(ObjectReference($0)) }) }
         return objects.first.map { .object(ObjectReference($0)) } ?? .null
     }
