@@ -76,6 +76,17 @@ extension SQLiteConnection {
         while try statement.step() { try body(row) }
     }
 
+    /// `forEachRow` turned inside out: `body` gets the row cursor once, and
+    /// a function that steps to the next row (false after the last). For
+    /// callers that wrap the cursor (in an existential, say) once rather
+    /// than once per row.
+    public func withCursor<T>(_ sql: String, _ arguments: [Value] = [], as kinds: [SQLiteValueKind] = [],
+                              _ body: (SQLiteRow, () throws -> Bool) throws -> T) throws -> T {
+        let statement = try acquire(sql, arguments)
+        defer { release(statement) }
+        return try body(SQLiteRow(statement: statement, kinds: kinds)) { try statement.step() }
+    }
+
     /// Runs every statement in `sql` in order (no arguments), stopping at the
     /// first error. For schemas and migrations; statements are not cached.
     public func executeScript(_ sql: String) throws(SQLiteError) {

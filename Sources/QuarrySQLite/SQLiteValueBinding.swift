@@ -115,18 +115,24 @@ enum ValueBinding {
     /// Column `i` of the current row of `statement`, read as `kind`. A value
     /// whose storage class does not fit the kind is returned by storage class
     /// rather than guessed at (a TEXT "abc" in a DATE column stays a string).
+    @inline(__always)
     static func column(_ statement: OpaquePointer, _ i: Int32, as kind: SQLiteValueKind) -> Value {
         let type = sqlite3_column_type(statement, i)
-        // The common cases first, where the storage class is the kind's own:
-        // a big fetch decodes millions of these.
+        // The common cases first, inlined where rows are decoded, where the
+        // storage class is the kind's own: a big fetch decodes millions.
         switch kind {
         case .int where type == SQLITE_INTEGER: return .int(sqlite3_column_int64(statement, i))
         case .string where type == SQLITE_TEXT: return .string(text(statement, i))
         case .double where type == SQLITE_FLOAT: return .double(sqlite3_column_double(statement, i))
         case .date where type == SQLITE_FLOAT: return .date(sqlite3_column_double(statement, i))
         case .bool where type == SQLITE_INTEGER: return .bool(sqlite3_column_int64(statement, i) != 0)
-        default: break
+        default: return otherColumn(statement, i, type, as: kind)
         }
+    }
+
+    /// `column` for the rest: NULL, and values stored in another class than their kind's.
+    @inline(never)
+    static func otherColumn(_ statement: OpaquePointer, _ i: Int32, _ type: Int32, as kind: SQLiteValueKind) -> Value {
         switch (kind, type) {
         case (_, SQLITE_NULL): return .null
         case (.bool, SQLITE_INTEGER): return .bool(sqlite3_column_int64(statement, i) != 0)

@@ -110,7 +110,11 @@ extension SQLiteConnection: SQLDatabase {
 
     public func streamRows(_ sql: String, _ arguments: [Value], as kinds: [SQLValueKind],
                            _ body: (any SQLRowReading) throws -> Void) throws {
-        try forEachRow(sql, arguments, as: kinds) { (row: SQLiteRow) in try body(row) }
+        // The cursor is boxed as `any SQLRowReading` once, not once per row.
+        try withCursor(sql, arguments, as: kinds) { (row: SQLiteRow, next) in
+            let reading: any SQLRowReading = row
+            while try next() { try body(reading) }
+        }
     }
 
     public func insertReturningKey(_ sql: String, _ arguments: [Value]) throws -> Int64 {
