@@ -33,13 +33,37 @@ public struct BoundPath: Sendable, Equatable {
 }
 
 struct KeyPathBinder {
-    let model: Model
-    /// When given, keys are looked up in the mapping's property index.
-    var mapping: StoreMapping? = nil
+    /// Where keys are looked up: the model's entities, or the mapping's
+    /// per-entity index (MappedEntity), reached through the lowering context
+    /// so that making a binder copies no mapping or model.
+    private enum Keys {
+        case model(Model)
+        case mapping(LoweringContext)
+    }
+    private let keys: Keys
+
+    init(model: Model) { keys = .model(model) }
+    init(context: LoweringContext) { keys = .mapping(context) }
+
+    var model: Model {
+        switch keys {
+        case .model(let m): return m
+        case .mapping(let c): return c.model
+        }
+    }
+
+    func hasEntity(_ name: String) -> Bool {
+        switch keys {
+        case .model(let m): return m.entity(named: name) != nil
+        case .mapping(let c): return c.mapping.mapped(name) != nil
+        }
+    }
 
     func property(_ key: String, of entity: String) -> Property? {
-        if let mapping { return mapping.property(key, of: entity) }
-        return model.entity(named: entity)?.property(named: key, in: model)
+        switch keys {
+        case .model(let m): return m.entity(named: entity)?.property(named: key, in: m)
+        case .mapping(let c): return c.mapping.mapped(entity)?.keys[key]?.property
+        }
     }
 
     func attribute(_ key: String, of entity: String) -> Attribute? {
@@ -54,10 +78,10 @@ struct KeyPathBinder {
         var i = 0
         while i < components.count {
             let key = components[i]
-            guard mapping?.hasEntity(current) ?? (model.entity(named: current) != nil) else {
+            guard hasEntity(current) else {
                 throw Diagnostic(.unknownEntity, "unknown entity '\(current)'", at: span, stage: .bind)
             }
-            if key.hasPrefix("@") {
+            if key.utf8.first == UInt8(ascii: "@") {
                 guard steps.contains(where: \.isToMany) else {
                     throw Diagnostic(.notAToManyKeyPath, "\(key) needs a to-many key path before it", at: span, stage: .bind)
                 }

@@ -76,7 +76,18 @@ struct PredicateLowerer {
                 }
             }
         }
-        let condition = sql.isEmpty ? nil : SQLFragment.join(sql.map { sql.count > 1 ? "(" + $0 + ")" : $0 }, " AND ")
+        var condition: SQLFragment?
+        if sql.count == 1 {
+            condition = sql[0]
+        } else if sql.count > 1 {
+            var text = SQLText(capacity: sql.reduce(0) { $0 + $1.sql.utf8.count + 7 })
+            for (i, part) in sql.enumerated() {
+                if i == 0 { text.append("(") } else { text.append(") AND (") }
+                text.append(part)
+            }
+            text.append(")")
+            condition = text.fragment
+        }
         let rest: Predicate? = residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : Predicate(.and(residual), span: p.span))
         return LoweredPredicate(condition: condition, residual: rest)
     }

@@ -29,10 +29,11 @@ final class LoweringContext {
     let mapping: StoreMapping
     let now: Double
     private var counter = 0
-    /// The level owning each alias.
-    private var levels: [String: QueryLevel] = [:]
-    /// Joins already made: "alias.relationship" → (alias, entity).
-    private var joinsMade: [String: (String, String)] = [:]
+    /// The level owning each alias, latest last. A plan has a handful of
+    /// aliases: a list searched from the end is cheaper than hashing names.
+    private var owners: [(alias: String, level: QueryLevel)] = []
+    /// Joins already made: (alias, relationship) → the joined row's alias.
+    private var joinsMade: [(alias: String, relationship: String, target: String)] = []
 
     var model: Model { mapping.model }
     var dialect: SQLDialect { mapping.dialect }
@@ -43,63 +44,80 @@ final class LoweringContext {
     }
 
     func newLevel(entity: String) -> QueryLevel {
-        let level = QueryLevel(alias: "t\(counter)", entity: entity)
-        counter += 1
-        levels[level.alias] = level
+        let level = QueryLevel(alias: newAlias("t"), entity: entity)
+        owners.append((level.alias, level))
         return level
     }
 
+    /// Aliases spelled once: `t0`...`t15` and `j0`...`j15` are what plans use.
+    private static let tAliases = (0..<16).map { "t\($0)" }
+    private static let jAliases = (0..<16).map { "j\($0)" }
+
     func newAlias(_ prefix: String) -> String {
         defer { counter += 1 }
+        if counter < 16 {
+            if prefix == "t" { return Self.tAliases[counter] }
+            if prefix == "j" { return Self.jAliases[counter] }
+        }
         return "\(prefix)\(counter)"
     }
 
-    func register(_ alias: String, in level: QueryLevel) { levels[alias] = level }
+    func register(_ alias: String, in level: QueryLevel) { owners.append((alias, level)) }
+
+    private func level(owning alias: String) -> QueryLevel? {
+        owners.last { $0.alias == alias }?.level
+    }
 
     func table(_ entity: String) throws(LoweringError) -> String {
-        guard let t = mapping.table(for: entity) else {
-            throw .bind(Diagnostic(.unknownEntity, "unknown entity '\(entity)'", at: .synthesized, stage: .bind))
-        }
+        guard let t = mapping.table(for: entity) else { throw LoweringContext.unknownEntity(entity) }
         return t
+    }
+
+    /// The entity as the planner sees it (quoted table, keys, filter).
+    func mapped(_ entity: String) throws(LoweringError) -> MappedEntity {
+        guard let m = mapping.mapped(entity) else { throw LoweringContext.unknownEntity(entity) }
+        return m
+    }
+
+    static func unknownEntity(_ entity: String) -> LoweringError {
+        .bind(Diagnostic(.unknownEntity, "unknown entity '\(entity)'", at: .synthesized, stage: .bind))
     }
 
     /// `AND alias."_entity" IN (...)` when the entity shares its table with others.
     func entityFilter(_ entity: String, alias: String) -> SQLFragment? {
-        guard let names = mapping.entityFilter(for: entity) else { return nil }
-        let marks = names.map { _ in "?" }.joined(separator: ", ")
-        return SQLFragment("\(alias).\(SQLIdentifier.quoted(StoreMapping.entityColumn)) IN (\(marks))", names.map(Value.string))
+        mapping.mapped(entity)?.filter(alias: alias)
     }
 
     /// Follows a to-one relationship from a row alias with a LEFT JOIN in the
     /// alias's level; returns the destination's alias.
     func joinToOne(from alias: String, entity: String, relationship: String) throws(LoweringError) -> String {
-        let key = alias + "." + relationship
-        if let made = joinsMade[key] { return made.0 }
-        guard let storage = mapping.storage(of: relationship, of: entity), let level = levels[alias],
-              case .relationship(let r)? = mapping.property(relationship, of: entity) else {
+        if let made = joinsMade.last(where: { $0.alias == alias && $0.relationship == relationship }) { return made.target }
+        guard let key = mapping.mapped(entity)?.keys[relationship], let storage = key.storage, let level = level(owning: alias),
+              case .relationship(let r) = key.property else {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
-        let destinationTable = try table(r.destination)
+        let destination = try mapped(r.destination)
         let target = newAlias("t")
-        levels[target] = level
-        let pk = SQLIdentifier.quoted(StoreMapping.primaryKey)
-        var on: String
+        owners.append((target, level))
+        // target.<left> = alias.<right>: the key sits on the source's row
+        // (foreign key) or on the destination's (inverse foreign key).
+        let pk = #""_pk""#
+        let column = key.quotedColumn ?? ""
+        let left: String, right: String
         switch storage {
-        case .foreignKey(let column):
-            on = "\(target).\(pk) = \(alias).\(SQLIdentifier.quoted(column))"
-        case .inverseForeignKey(let column):
-            on = "\(target).\(SQLIdentifier.quoted(column)) = \(alias).\(pk)"
-        case .joinTable:
-            throw .unsupported("to-one through a join table")
+        case .foreignKey: (left, right) = (pk, column)
+        case .inverseForeignKey: (left, right) = (column, pk)
+        case .joinTable: throw .unsupported("to-one through a join table")
         }
-        var arguments: [Value] = []
-        if let filter = entityFilter(r.destination, alias: target) {
-            on += " AND " + filter.sql
-            arguments = filter.arguments
+        if let filter = destination.filter {
+            level.joins.append(SQLText.concat("LEFT JOIN ", destination.quotedTable, " ", target, " ON ", target, ".", left, " = ",
+                                              alias, ".", right, " AND ", target, filter.sql))
+            level.joinArguments += filter.arguments
+        } else {
+            level.joins.append(SQLText.concat("LEFT JOIN ", destination.quotedTable, " ", target, " ON ", target, ".", left, " = ",
+                                              alias, ".", right))
         }
-        level.joins.append("LEFT JOIN \(SQLIdentifier.quoted(destinationTable)) \(target) ON \(on)")
-        level.joinArguments += arguments
-        joinsMade[key] = (target, r.destination)
+        joinsMade.append((alias, relationship, target))
         return target
     }
 
@@ -138,7 +156,7 @@ final class LoweringContext {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
         let target = newAlias("t")
-        levels[target] = level
+        owners.append((target, level))
         let pk = SQLIdentifier.quoted(StoreMapping.primaryKey)
         let destinationTable = SQLIdentifier.quoted(try table(r.destination))
         var filter = ""
