@@ -36,33 +36,68 @@ struct KeyPathBinder {
     /// Where keys are looked up: the model's entities, or the mapping's
     /// per-entity index (MappedEntity), reached through the lowering context
     /// so that making a binder copies no mapping or model.
+    /// Both cases hold a reference, so a binder is two words to copy.
     private enum Keys {
-        case model(Model)
-        case mapping(LoweringContext)
+        case model(ModelBox)
+        case mapping(MappedModel)
+    }
+    private final class ModelBox {
+        let model: Model
+        init(_ model: Model) { self.model = model }
     }
     private let keys: Keys
 
-    init(model: Model) { keys = .model(model) }
-    init(context: LoweringContext) { keys = .mapping(context) }
+    init(model: Model) { keys = .model(ModelBox(model)) }
+    init(context: LoweringContext) { keys = .mapping(context.mapped) }
 
     var model: Model {
         switch keys {
-        case .model(let m): return m
-        case .mapping(let c): return c.model
+        case .model(let m): return m.model
+        case .mapping(let m): return m.model
         }
     }
 
-    func hasEntity(_ name: String) -> Bool {
+    /// An entity whose keys are being looked up.
+    private enum Scope {
+        case entity(String)
+        case mapped(MappedEntity)
+    }
+
+    /// What a key is, with only what binding needs of a relationship.
+    private enum Key {
+        case attribute(Attribute)
+        case relationship(destination: String, isToMany: Bool)
+        case other
+    }
+
+    private func scope(_ entity: String) -> Scope? {
         switch keys {
-        case .model(let m): return m.entity(named: name) != nil
-        case .mapping(let c): return c.mapping.mapped(name) != nil
+        case .model(let m): return m.model.entity(named: entity) == nil ? nil : .entity(entity)
+        case .mapping(let m): return m.entities[entity].map(Scope.mapped)
+        }
+    }
+
+    private func key(_ name: String, in scope: Scope) -> Key? {
+        switch scope {
+        case .entity(let e):
+            switch property(name, of: e) {
+            case .attribute(let a)?: return .attribute(a)
+            case .relationship(let r)?: return .relationship(destination: r.destination, isToMany: r.isToMany)
+            case .fetchedProperty?: return .other
+            case nil: return nil
+            }
+        case .mapped(let e):
+            guard let k = e.keys[name] else { return nil }
+            if let destination = k.destination { return .relationship(destination: destination, isToMany: k.isToMany) }
+            if case .attribute(let a) = k.property { return .attribute(a) }
+            return .other
         }
     }
 
     func property(_ key: String, of entity: String) -> Property? {
         switch keys {
-        case .model(let m): return m.entity(named: entity)?.property(named: key, in: m)
-        case .mapping(let c): return c.mapping.mapped(entity)?.keys[key]?.property
+        case .model(let m): return m.model.entity(named: entity)?.property(named: key, in: m.model)
+        case .mapping(let m): return m.entities[entity]?.keys[key]?.property
         }
     }
 
@@ -78,7 +113,7 @@ struct KeyPathBinder {
         var i = 0
         while i < components.count {
             let key = components[i]
-            guard hasEntity(current) else {
+            guard let scope = scope(current) else {
                 throw Diagnostic(.unknownEntity, "unknown entity '\(current)'", at: span, stage: .bind)
             }
             if key.utf8.first == UInt8(ascii: "@") {
@@ -98,16 +133,17 @@ struct KeyPathBinder {
                 return BoundPath(steps: steps, terminal: .aggregate(op, attribute: attribute, entity: current))
             }
             if key == "self" { i += 1; continue }
-            switch property(key, of: current) {
+            switch self.key(key, in: scope) {
             case .attribute(let a)?:
                 guard i == components.count - 1 else {
                     throw Diagnostic(.keyAfterAttribute, "'\(key)' is an attribute of \(current); '\(components[i + 1])' cannot follow it",
                                      at: span, stage: .bind)
                 }
                 return BoundPath(steps: steps, terminal: .attribute(a, entity: current))
-            case .relationship(let r)?:
-                steps.append(PathStep(relationship: r.name, source: current, destination: r.destination, isToMany: r.isToMany))
-                current = r.destination
+            case .relationship(let destination, let isToMany)?:
+                // Keys are found by name: the key is the relationship's name.
+                steps.append(PathStep(relationship: key, source: current, destination: destination, isToMany: isToMany))
+                current = destination
             default:
                 throw Diagnostic(.unknownKeyInModel, "\(current) has no attribute or relationship '\(key)'", at: span,
                                  hints: hint(key, current), stage: .bind)

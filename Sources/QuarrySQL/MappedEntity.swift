@@ -8,6 +8,19 @@
 // attribute or relationship it describes.
 import QuarryModel
 
+/// Every entity of the model, by name. A class, so that the lowering context
+/// holds it by reference: reaching it never copies the mapping struct.
+final class MappedModel: Sendable {
+    let entities: [String: MappedEntity]
+    /// The model itself, for what the index does not answer (suggestions).
+    let model: Model
+
+    init(entities: [String: MappedEntity], model: Model) {
+        self.entities = entities
+        self.model = model
+    }
+}
+
 final class MappedEntity: Sendable {
     let name: String
     let quotedTable: String
@@ -37,11 +50,21 @@ final class MappedKey: Sendable {
     let quotedColumn: String?
     /// How a relationship is stored (nil for attributes and transient ones).
     let storage: RelationshipStorage?
+    /// A relationship's destination entity (nil for other properties).
+    let destination: String?
+    let isToMany: Bool
 
     init(property: Property, quotedColumn: String?, storage: RelationshipStorage?) {
         self.property = property
         self.quotedColumn = quotedColumn
         self.storage = storage
+        if case .relationship(let r) = property {
+            destination = r.destination
+            isToMany = r.isToMany
+        } else {
+            destination = nil
+            isToMany = false
+        }
     }
 }
 

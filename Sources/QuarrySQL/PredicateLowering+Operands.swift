@@ -44,7 +44,7 @@ extension PredicateLowerer {
     /// `alias."column"` for an attribute of `entity`; nil when it has no
     /// column (transient).
     func column(_ attribute: String, of entity: String, alias: String) -> String? {
-        guard let key = context.mapping.mapped(entity)?.keys[attribute], case .attribute = key.property,
+        guard let key = context.mapped.entities[entity]?.keys[attribute], case .attribute = key.property,
               let quoted = key.quotedColumn else { return nil }
         return SQLText.concat(alias, ".", quoted)
     }
@@ -98,7 +98,7 @@ extension PredicateLowerer {
                 current = try context.joinToOne(from: current, entity: currentEntity, relationship: step.relationship)
                 currentEntity = step.destination
             }
-            if case .foreignKey(let column)? = context.mapping.storage(of: last.relationship, of: currentEntity) {
+            if case .foreignKey(let column)? = context.mapped.entities[currentEntity]?.keys[last.relationship]?.storage {
                 return .object(SQLFragment("\(current).\(SQLIdentifier.quoted(column))"), entity: last.destination, nullable: true)
             }
             current = try context.joinToOne(from: current, entity: currentEntity, relationship: last.relationship)

@@ -26,7 +26,11 @@ final class QueryLevel {
 }
 
 final class LoweringContext {
-    let mapping: StoreMapping
+    /// The mapping's per-entity index and its dialect, not the mapping
+    /// itself: keeping the struct would copy a dozen references per plan, and
+    /// reading it through the class may copy it again on every lookup.
+    let mapped: MappedModel
+    let dialect: SQLDialect
     let now: Double
     private var counter = 0
     /// The level owning each alias, latest last. A plan has a handful of
@@ -35,11 +39,11 @@ final class LoweringContext {
     /// Joins already made: (alias, relationship) → the joined row's alias.
     private var joinsMade: [(alias: String, relationship: String, target: String)] = []
 
-    var model: Model { mapping.model }
-    var dialect: SQLDialect { mapping.dialect }
+    var model: Model { mapped.model }
 
     init(mapping: StoreMapping, now: Double) {
-        self.mapping = mapping
+        self.mapped = mapping.mapped
+        self.dialect = mapping.dialect
         self.now = now
     }
 
@@ -68,14 +72,9 @@ final class LoweringContext {
         owners.last { $0.alias == alias }?.level
     }
 
-    func table(_ entity: String) throws(LoweringError) -> String {
-        guard let t = mapping.table(for: entity) else { throw LoweringContext.unknownEntity(entity) }
-        return t
-    }
-
     /// The entity as the planner sees it (quoted table, keys, filter).
-    func mapped(_ entity: String) throws(LoweringError) -> MappedEntity {
-        guard let m = mapping.mapped(entity) else { throw LoweringContext.unknownEntity(entity) }
+    func mappedEntity(_ entity: String) throws(LoweringError) -> MappedEntity {
+        guard let m = mapped.entities[entity] else { throw LoweringContext.unknownEntity(entity) }
         return m
     }
 
@@ -85,18 +84,18 @@ final class LoweringContext {
 
     /// `AND alias."_entity" IN (...)` when the entity shares its table with others.
     func entityFilter(_ entity: String, alias: String) -> SQLFragment? {
-        mapping.mapped(entity)?.filter(alias: alias)
+        mapped.entities[entity]?.filter(alias: alias)
     }
 
     /// Follows a to-one relationship from a row alias with a LEFT JOIN in the
     /// alias's level; returns the destination's alias.
     func joinToOne(from alias: String, entity: String, relationship: String) throws(LoweringError) -> String {
         if let made = joinsMade.last(where: { $0.alias == alias && $0.relationship == relationship }) { return made.target }
-        guard let key = mapping.mapped(entity)?.keys[relationship], let storage = key.storage, let level = level(owning: alias),
-              case .relationship(let r) = key.property else {
+        guard let key = mapped.entities[entity]?.keys[relationship], let storage = key.storage, let level = level(owning: alias),
+              let destinationName = key.destination else {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
-        let destination = try mapped(r.destination)
+        let destination = try mappedEntity(destinationName)
         let target = newAlias("t")
         owners.append((target, level))
         // target.<left> = alias.<right>: the key sits on the source's row
@@ -124,13 +123,12 @@ final class LoweringContext {
     /// The FROM and correlation of a to-many hop from `alias`: the new level
     /// for the destination rows and the condition tying them to `alias`.
     func toManyLevel(from alias: String, entity: String, relationship: String) throws(LoweringError) -> (QueryLevel, SQLFragment) {
-        guard let storage = mapping.storage(of: relationship, of: entity),
-              case .relationship(let r)? = mapping.property(relationship, of: entity) else {
+        guard let key = mapped.entities[entity]?.keys[relationship], let storage = key.storage, let destination = key.destination else {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
-        let level = newLevel(entity: r.destination)
+        let level = newLevel(entity: destination)
         let pk = SQLIdentifier.quoted(StoreMapping.primaryKey)
-        let destinationTable = SQLIdentifier.quoted(try table(r.destination))
+        let destinationTable = try mappedEntity(destination).quotedTable
         var correlation: SQLFragment
         switch storage {
         case .inverseForeignKey(let column):
@@ -143,7 +141,7 @@ final class LoweringContext {
         case .foreignKey:
             throw .unsupported("to-many stored as a foreign key")
         }
-        if let filter = entityFilter(r.destination, alias: level.alias) {
+        if let filter = entityFilter(destination, alias: level.alias) {
             correlation = correlation + " AND " + filter
         }
         return (level, correlation)
@@ -151,17 +149,16 @@ final class LoweringContext {
 
     /// A further to-many hop inside an existing subquery level, flattened as an inner join.
     func joinToMany(in level: QueryLevel, from alias: String, entity: String, relationship: String) throws(LoweringError) -> String {
-        guard let storage = mapping.storage(of: relationship, of: entity),
-              case .relationship(let r)? = mapping.property(relationship, of: entity) else {
+        guard let key = mapped.entities[entity]?.keys[relationship], let storage = key.storage, let destination = key.destination else {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
         let target = newAlias("t")
         owners.append((target, level))
         let pk = SQLIdentifier.quoted(StoreMapping.primaryKey)
-        let destinationTable = SQLIdentifier.quoted(try table(r.destination))
+        let destinationTable = try mappedEntity(destination).quotedTable
         var filter = ""
         var arguments: [Value] = []
-        if let f = entityFilter(r.destination, alias: target) { filter = " AND " + f.sql; arguments = f.arguments }
+        if let f = entityFilter(destination, alias: target) { filter = " AND " + f.sql; arguments = f.arguments }
         switch storage {
         case .inverseForeignKey(let column):
             level.joins.append("JOIN \(destinationTable) \(target) ON \(target).\(SQLIdentifier.quoted(column)) = \(alias).\(pk)\(filter)")

@@ -32,7 +32,7 @@ public enum SQLPlanner {
     /// Plans a fetch. Errors are bind diagnostics (unknown entity or key,
     /// to-many without quantifier) located in the predicate's text.
     public static func plan(_ request: FetchRequest, mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> FetchPlan {
-        guard let entity = mapping.mapped(request.entity) else {
+        guard let entity = mapping.mapped.entities[request.entity] else {
             let model = mapping.model
             throw Diagnostic(.unknownEntity, "unknown entity '\(request.entity)'", at: .synthesized,
                              hints: Suggestions.closest(to: request.entity, among: model.entityNames).map { ["did you mean '\($0)'?"] } ?? [],

@@ -39,7 +39,7 @@ public struct StoreMapping: Sendable {
     /// Per entity, what planning looks up by name: every key (own and
     /// inherited) with its quoted column or storage, the quoted table and the
     /// `_entity` filter (MappedEntity.swift).
-    private var mappedEntities: [String: MappedEntity] = [:]
+    private(set) var mapped = MappedModel(entities: [:], model: Model(entities: []))
 
     public static let primaryKey = "_pk"
 
@@ -90,9 +90,9 @@ public struct StoreMapping: Sendable {
             selects[entity.name] = planSelect(entity)
             if let f = computeEntityFilter(for: entity.name) { filters[entity.name] = f }
         }
-        for entity in model.entities {
-            mappedEntities[entity.name] = makeMappedEntity(entity)
-        }
+        var entities: [String: MappedEntity] = [:]
+        for entity in model.entities { entities[entity.name] = makeMappedEntity(entity) }
+        mapped = MappedModel(entities: entities, model: model)
     }
 
     /// The columns of a row fetch of `entity`: every attribute and to-one key
@@ -172,13 +172,10 @@ public struct StoreMapping: Sendable {
     }
 
     /// A property of `entity` (own or inherited) by name.
-    public func property(_ name: String, of entity: String) -> Property? { mappedEntities[entity]?.keys[name]?.property }
+    public func property(_ name: String, of entity: String) -> Property? { mapped.entities[entity]?.keys[name]?.property }
 
     /// Whether the model has an entity of that name.
-    public func hasEntity(_ name: String) -> Bool { mappedEntities[name] != nil }
-
-    /// The planner's view of `entity`: keys, quoted table, filter.
-    func mapped(_ entity: String) -> MappedEntity? { mappedEntities[entity] }
+    public func hasEntity(_ name: String) -> Bool { mapped.entities[name] != nil }
 
     /// The table holding rows of `entity`.
     public func table(for entity: String) -> String? { tables[entity] }
