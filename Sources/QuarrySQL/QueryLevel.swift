@@ -33,11 +33,18 @@ final class LoweringContext {
     let dialect: SQLDialect
     let now: Double
     private var counter = 0
-    /// The level owning each alias, latest last. A plan has a handful of
-    /// aliases: a list searched from the end is cheaper than hashing names.
-    private var owners: [(alias: String, level: QueryLevel)] = []
-    /// Joins already made: (alias, relationship) → the joined row's alias.
-    private var joinsMade: [(alias: String, relationship: String, target: String)] = []
+    /// Every row alias, latest last: the level owning it and, for a to-one
+    /// join, the (alias, relationship) it joined, so that a path used twice
+    /// joins once. A plan has a handful of aliases: one list searched from the
+    /// end is cheaper than hashing names into dictionaries.
+    private var rows: [RowAlias] = []
+
+    private struct RowAlias {
+        var alias: String
+        var level: QueryLevel
+        var joinedFrom: String? = nil
+        var relationship: String? = nil
+    }
 
     var model: Model { mapped.model }
 
@@ -49,7 +56,8 @@ final class LoweringContext {
 
     func newLevel(entity: String) -> QueryLevel {
         let level = QueryLevel(alias: newAlias("t"), entity: entity)
-        owners.append((level.alias, level))
+        if rows.isEmpty { rows.reserveCapacity(4) }
+        rows.append(RowAlias(alias: level.alias, level: level))
         return level
     }
 
@@ -66,10 +74,8 @@ final class LoweringContext {
         return "\(prefix)\(counter)"
     }
 
-    func register(_ alias: String, in level: QueryLevel) { owners.append((alias, level)) }
-
     private func level(owning alias: String) -> QueryLevel? {
-        owners.last { $0.alias == alias }?.level
+        rows.last { $0.alias == alias }?.level
     }
 
     /// The entity as the planner sees it (quoted table, keys, filter).
@@ -90,14 +96,14 @@ final class LoweringContext {
     /// Follows a to-one relationship from a row alias with a LEFT JOIN in the
     /// alias's level; returns the destination's alias.
     func joinToOne(from alias: String, entity: String, relationship: String) throws(LoweringError) -> String {
-        if let made = joinsMade.last(where: { $0.alias == alias && $0.relationship == relationship }) { return made.target }
+        if let made = rows.last(where: { $0.joinedFrom == alias && $0.relationship == relationship }) { return made.alias }
         guard let key = mapped.entities[entity]?.keys[relationship], let storage = key.storage, let level = level(owning: alias),
               let destinationName = key.destination else {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
         let destination = try mappedEntity(destinationName)
         let target = newAlias("t")
-        owners.append((target, level))
+        rows.append(RowAlias(alias: target, level: level))
         // target.<left> = alias.<right>: the key sits on the source's row
         // (foreign key) or on the destination's (inverse foreign key).
         let pk = #""_pk""#
@@ -116,7 +122,8 @@ final class LoweringContext {
             level.joins.append(SQLText.concat("LEFT JOIN ", destination.quotedTable, " ", target, " ON ", target, ".", left, " = ",
                                               alias, ".", right))
         }
-        joinsMade.append((alias, relationship, target))
+        rows[rows.count - 1].joinedFrom = alias
+        rows[rows.count - 1].relationship = relationship
         return target
     }
 
@@ -153,7 +160,7 @@ final class LoweringContext {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
         let target = newAlias("t")
-        owners.append((target, level))
+        rows.append(RowAlias(alias: target, level: level))
         let pk = SQLIdentifier.quoted(StoreMapping.primaryKey)
         let destinationTable = try mappedEntity(destination).quotedTable
         var filter = ""

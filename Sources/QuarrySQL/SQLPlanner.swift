@@ -41,8 +41,8 @@ public enum SQLPlanner {
         let context = LoweringContext(mapping: mapping, now: now)
         let level = context.newLevel(entity: entity.name)
         let lowerer = PredicateLowerer(context: context, level: level)
-        var lowered = LoweredPredicate(condition: nil, residual: nil)
-        if let predicate = request.predicate { lowered = try lowerer.lowerTopLevel(predicate) }
+        var lowered = LoweredConjuncts()
+        if let predicate = request.predicate { lowered = try lowerer.lowerConjuncts(predicate) }
 
         // Columns: every attribute and to-one key of the entity and its
         // sub-entities, planned once by the mapping.
@@ -75,50 +75,50 @@ public enum SQLPlanner {
         // The text in one buffer; the COUNT shares everything from FROM to
         // just before ORDER BY, cut out of it afterwards.
         var sql = SQLText(capacity: 32 + select.sql.utf8.count + level.joins.reduce(0) { $0 + $1.utf8.count + 1 }
-                                       + (lowered.condition?.sql.utf8.count ?? 0) + 64)
-        sql.append("SELECT ")
+                                       + lowered.length + 64)
+        sql.appendLiteral("SELECT ")
         sql.append(select.sql)
-        sql.append(" ")
+        sql.appendLiteral(" ")
         let fromStart = sql.count
-        sql.append("FROM ")
+        sql.appendLiteral("FROM ")
         sql.append(entity.quotedTable)
-        sql.append(" ")
+        sql.appendLiteral(" ")
         sql.append(level.alias)
         for join in level.joins {
-            sql.append(" ")
+            sql.appendLiteral(" ")
             sql.append(join)
         }
         sql.appendArguments(level.joinArguments)
         let filter = entity.filter(alias: level.alias)
-        if filter != nil || lowered.condition != nil { sql.append(" WHERE ") }
+        if filter != nil || !lowered.sql.isEmpty { sql.appendLiteral(" WHERE ") }
         if let filter { sql.append(filter) }
-        if let c = lowered.condition {
+        if !lowered.sql.isEmpty {
             if filter != nil {
-                sql.append(" AND (")
-                sql.append(c)
-                sql.append(")")
+                sql.appendLiteral(" AND (")
+                lowered.write(to: &sql)
+                sql.appendLiteral(")")
             } else {
-                sql.append(c)
+                lowered.write(to: &sql)
             }
         }
         let fromEnd = sql.count
         let countArguments = sql.arguments
-        sql.append(" ORDER BY ")
+        sql.appendLiteral(" ORDER BY ")
         for key in sortKeys {
             sql.append(key)
-            sql.append(", ")
+            sql.appendLiteral(", ")
         }
         sql.append(lowerer.pk(level.alias))
         var memoryLimit: Int?
         var memoryOffset = 0
         if lowered.residual == nil {
             if let limit = request.fetchLimit {
-                sql.append(" LIMIT ? OFFSET ?")
+                sql.appendLiteral(" LIMIT ? OFFSET ?")
                 sql.appendArguments([.int(Int64(limit)), .int(Int64(request.fetchOffset))])
             } else if request.fetchOffset > 0 {
-                sql.append(" ")
+                sql.appendLiteral(" ")
                 sql.append(mapping.dialect.noLimit)
-                sql.append(" OFFSET ?")
+                sql.appendLiteral(" OFFSET ?")
                 sql.appendArguments([.int(Int64(request.fetchOffset))])
             }
         } else {

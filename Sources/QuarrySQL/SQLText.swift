@@ -7,25 +7,34 @@
 // Swift keeps inline).
 import QuarryModel
 
-/// SQL text and its bound arguments, built by appending.
-struct SQLText {
-    private var bytes: [UInt8] = []
+/// SQL text and its bound arguments, built by appending. Noncopyable: it
+/// owns a plain byte buffer (no object header, no reference count, no
+/// copy-on-write check per append) that it frees when it goes away.
+struct SQLText: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written so far: a position to cut at later (`string(_:after:)`).
+    private(set) var count = 0
     private(set) var arguments: [Value] = []
 
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
 
-    var isEmpty: Bool { bytes.isEmpty }
-    /// Bytes written so far: a position to cut at later (`string(_:after:)`).
-    var count: Int { bytes.count }
+    deinit { base.deallocate() }
+
+    var isEmpty: Bool { count == 0 }
 
     mutating func append(_ s: String) {
         var s = s
-        s.withUTF8 { bytes.append(contentsOf: $0) }
+        s.withUTF8 { write($0) }
     }
 
-    /// Literals: read in place, no reference counting.
-    mutating func append(_ s: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    /// Literals: read in place, no reference counting. (A literal passed to
+    /// `append` would be a String: Swift prefers String for literals.)
+    mutating func appendLiteral(_ s: StaticString) {
+        write(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
     mutating func append(_ f: SQLFragment) {
@@ -39,26 +48,34 @@ struct SQLText {
         if arguments.isEmpty { arguments = values } else { arguments.append(contentsOf: values) }
     }
 
-    var string: String {
-        bytes.withUnsafeBufferPointer { source in
-            String(unsafeUninitializedCapacity: source.count) { target in
-                _ = target.initialize(from: source)
-                return source.count
-            }
-        }
+    private mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let from = bytes.baseAddress, bytes.count > 0 else { return }
+        if count + bytes.count > capacity { grow(to: count + bytes.count) }
+        (base + count).update(from: from, count: bytes.count)
+        count += bytes.count
     }
+
+    private mutating func grow(to needed: Int) {
+        let larger = Swift.max(needed, capacity * 2)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
+    }
+
+    var string: String { string(0..<count, after: "") }
 
     var fragment: SQLFragment { SQLFragment(string, arguments) }
 
     /// `prefix` followed by the bytes in `range` of what was written.
     func string(_ range: Range<Int>, after prefix: StaticString) -> String {
-        let head = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-        return bytes.withUnsafeBufferPointer { source in
-            String(unsafeUninitializedCapacity: head.count + range.count) { target in
-                _ = target.initialize(from: head)
-                _ = UnsafeMutableBufferPointer(rebasing: target[head.count...]).initialize(from: UnsafeBufferPointer(rebasing: source[range]))
-                return head.count + range.count
-            }
+        let head = prefix.utf8CodeUnitCount
+        return String(unsafeUninitializedCapacity: head + range.count) { target in
+            guard let to = target.baseAddress else { return 0 }
+            if head > 0 { to.update(from: prefix.utf8Start, count: head) }
+            (to + head).update(from: base + range.lowerBound, count: range.count)
+            return head + range.count
         }
     }
 
