@@ -65,7 +65,8 @@ struct KeyPathBinder {
 
     /// What a key is, with only what binding needs of a relationship.
     private enum Key {
-        case attribute(Attribute)
+        /// With the column when the mapping knows it (quoted).
+        case attribute(Attribute, column: String?)
         case relationship(destination: String, isToMany: Bool)
         case other
     }
@@ -81,7 +82,7 @@ struct KeyPathBinder {
         switch scope {
         case .entity(let e):
             switch property(name, of: e) {
-            case .attribute(let a)?: return .attribute(a)
+            case .attribute(let a)?: return .attribute(a, column: nil)
             case .relationship(let r)?: return .relationship(destination: r.destination, isToMany: r.isToMany)
             case .fetchedProperty?: return .other
             case nil: return nil
@@ -89,7 +90,7 @@ struct KeyPathBinder {
         case .mapped(let e):
             guard let k = e.keys[name] else { return nil }
             if let destination = k.destination { return .relationship(destination: destination, isToMany: k.isToMany) }
-            if case .attribute(let a) = k.property { return .attribute(a) }
+            if case .attribute(let a) = k.property { return .attribute(a, column: k.quotedColumn) }
             return .other
         }
     }
@@ -108,6 +109,13 @@ struct KeyPathBinder {
 
     /// Binds `components` applied to an object of `entity`.
     func bind(_ components: [String], from entity: String, span: SourceSpan) throws(Diagnostic) -> BoundPath {
+        try bindWithColumn(components, from: entity, span: span).path
+    }
+
+    /// `bind`, with the terminal attribute's quoted column when the mapping
+    /// knows it (nil otherwise), so that the planner need not look it up again.
+    func bindWithColumn(_ components: [String], from entity: String, span: SourceSpan)
+        throws(Diagnostic) -> (path: BoundPath, column: String?) {
         var steps: [PathStep] = []
         var current = entity
         var i = 0
@@ -121,7 +129,7 @@ struct KeyPathBinder {
                     throw Diagnostic(.notAToManyKeyPath, "\(key) needs a to-many key path before it", at: span, stage: .bind)
                 }
                 let op = String(key.dropFirst())
-                if op == "count" { return BoundPath(steps: steps, terminal: .count) }
+                if op == "count" { return (BoundPath(steps: steps, terminal: .count), nil) }
                 guard ["sum", "avg", "min", "max"].contains(op) else {
                     throw Diagnostic(.unknownKeyInModel, "\(key) is not supported on a store", at: span,
                                      hints: ["use @count, @sum, @avg, @min or @max"], stage: .bind)
@@ -130,16 +138,16 @@ struct KeyPathBinder {
                     throw Diagnostic(.unknownKeyInModel, "\(key) needs one attribute of \(current) after it", at: span,
                                      hints: hint(components.count > i + 1 ? components[i + 1] : "", current), stage: .bind)
                 }
-                return BoundPath(steps: steps, terminal: .aggregate(op, attribute: attribute, entity: current))
+                return (BoundPath(steps: steps, terminal: .aggregate(op, attribute: attribute, entity: current)), nil)
             }
             if key == "self" { i += 1; continue }
             switch self.key(key, in: scope) {
-            case .attribute(let a)?:
+            case .attribute(let a, let column)?:
                 guard i == components.count - 1 else {
                     throw Diagnostic(.keyAfterAttribute, "'\(key)' is an attribute of \(current); '\(components[i + 1])' cannot follow it",
                                      at: span, stage: .bind)
                 }
-                return BoundPath(steps: steps, terminal: .attribute(a, entity: current))
+                return (BoundPath(steps: steps, terminal: .attribute(a, entity: current)), column)
             case .relationship(let destination, let isToMany)?:
                 // Keys are found by name: the key is the relationship's name.
                 steps.append(PathStep(relationship: key, source: current, destination: destination, isToMany: isToMany))
@@ -150,7 +158,7 @@ struct KeyPathBinder {
             }
             i += 1
         }
-        return BoundPath(steps: steps, terminal: .object(entity: current))
+        return (BoundPath(steps: steps, terminal: .object(entity: current)), nil)
     }
 
     func hint(_ key: String, _ entity: String) -> [String] {

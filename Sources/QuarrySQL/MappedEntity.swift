@@ -28,12 +28,16 @@ final class MappedEntity: Sendable {
     /// binds; nil when every row of the table belongs to this entity.
     let filter: SQLFragment?
     let keys: [String: MappedKey]
+    /// The select list and columns of a row fetch (StoreMapping.rowSelect).
+    let select: (sql: String, columns: [PlannedColumn])
 
-    init(name: String, quotedTable: String, filter: SQLFragment?, keys: [String: MappedKey]) {
+    init(name: String, quotedTable: String, filter: SQLFragment?, keys: [String: MappedKey],
+         select: (sql: String, columns: [PlannedColumn])) {
         self.name = name
         self.quotedTable = quotedTable
         self.filter = filter
         self.keys = keys
+        self.select = select
     }
 
     /// `alias."_entity" IN (...)`, or nil when no filter is needed.
@@ -70,7 +74,8 @@ final class MappedKey: Sendable {
 
 extension StoreMapping {
     /// Builds the planner's view of `entity` from the mapping's tables,
-    /// columns, storage and filters (all computed before this runs).
+    /// columns, storage, filters and row selects (all computed before this
+    /// runs).
     func makeMappedEntity(_ entity: Entity) -> MappedEntity {
         var keys: [String: MappedKey] = [:]
         for p in entity.allProperties(in: model) where keys[p.name] == nil {
@@ -95,6 +100,6 @@ extension StoreMapping {
                         names.map(Value.string))
         }
         return MappedEntity(name: entity.name, quotedTable: SQLIdentifier.quoted(table(for: entity.name) ?? entity.name),
-                            filter: filter, keys: keys)
+                            filter: filter, keys: keys, select: rowSelect(for: entity.name) ?? ("", []))
     }
 }

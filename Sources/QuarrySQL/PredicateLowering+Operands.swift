@@ -70,8 +70,9 @@ extension PredicateLowerer {
         if path.contains(where: { $0.utf8.first == UInt8(ascii: "$") || $0.utf8.first == UInt8(ascii: "%") }) { throw .unsupported("dynamic key") }
         let (alias, entity) = try start(of: base)
         let bound: BoundPath
+        let column: String?
         do {
-            bound = try KeyPathBinder(context: context).bind(path, from: entity, span: span)
+            (bound, column) = try KeyPathBinder(context: context).bindWithColumn(path, from: entity, span: span)
         } catch {
             throw .bind(error)
         }
@@ -82,11 +83,13 @@ extension PredicateLowerer {
             }
         }
         if case .count = bound.terminal { throw .unsupported("@count") }
-        return try toOnePath(bound, from: alias, entity: entity)
+        return try toOnePath(bound, from: alias, entity: entity, column: column)
     }
 
     /// A path of to-one steps: LEFT JOINs, then the column or the row.
-    func toOnePath(_ bound: BoundPath, from alias: String, entity: String) throws(LoweringError) -> Operand {
+    /// `column`: the terminal attribute's quoted column, when the binder
+    /// already found it.
+    func toOnePath(_ bound: BoundPath, from alias: String, entity: String, column quoted: String? = nil) throws(LoweringError) -> Operand {
         var current = alias
         var currentEntity = entity
         var steps = bound.steps[...]
@@ -110,7 +113,9 @@ extension PredicateLowerer {
         }
         switch bound.terminal {
         case .attribute(let a, let owner):
-            guard let column = column(a.name, of: owner, alias: current) else { throw .unsupported("transient attribute") }
+            guard let column = quoted.map({ SQLText.concat(current, ".", $0) }) ?? column(a.name, of: owner, alias: current) else {
+                throw .unsupported("transient attribute")
+            }
             return .scalar(SQLFragment(column), type: a.type, nullable: a.isOptional || !bound.steps.isEmpty)
         case .object(let e):
             return .object(SQLFragment(pk(current)), entity: e, nullable: false)

@@ -46,9 +46,7 @@ public enum SQLPlanner {
 
         // Columns: every attribute and to-one key of the entity and its
         // sub-entities, planned once by the mapping.
-        guard let select = mapping.rowSelect(for: entity.name) else {
-            throw Diagnostic(.unknownEntity, "unknown entity '\(request.entity)'", at: .synthesized, stage: .bind)
-        }
+        let select = entity.select
 
         // ORDER BY keys (before the FROM is written: to-one sort paths add joins).
         var sortKeys: [String] = []
@@ -108,7 +106,8 @@ public enum SQLPlanner {
             sql.append(key)
             sql.appendLiteral(", ")
         }
-        sql.append(lowerer.pk(level.alias))
+        sql.append(level.alias)
+        sql.appendLiteral(#"."_pk""#)
         var memoryLimit: Int?
         var memoryOffset = 0
         if lowered.residual == nil {
