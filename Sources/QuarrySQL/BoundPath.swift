@@ -34,9 +34,9 @@ public struct BoundPath: Sendable, Equatable {
 
 struct KeyPathBinder {
     /// Where keys are looked up: the model's entities, or the mapping's
-    /// per-entity index (MappedEntity), reached through the lowering context
-    /// so that making a binder copies no mapping or model.
-    /// Both cases hold a reference, so a binder is two words to copy.
+    /// per-entity index (MappedEntity), taken from the lowering context.
+    /// Both cases hold a reference, so making or copying a binder copies no
+    /// model or mapping.
     private enum Keys {
         case model(ModelBox)
         case mapping(MappedModel)
@@ -124,7 +124,7 @@ struct KeyPathBinder {
             guard let scope = scope(current) else {
                 throw Diagnostic(.unknownEntity, "unknown entity '\(current)'", at: span, stage: .bind)
             }
-            if key.utf8.first == UInt8(ascii: "@") {
+            if key.utf8.first == UInt8(ascii: "@") && key.hasPrefix("@") {
                 guard steps.contains(where: \.isToMany) else {
                     throw Diagnostic(.notAToManyKeyPath, "\(key) needs a to-many key path before it", at: span, stage: .bind)
                 }

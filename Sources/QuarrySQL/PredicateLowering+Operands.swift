@@ -67,7 +67,11 @@ extension PredicateLowerer {
             return try subqueryCount(collection, variable, predicate, span: span)
         }
         if base == nil, path.count == 1, let named = propertyOperands[path[0]] { return named }
-        if path.contains(where: { $0.utf8.first == UInt8(ascii: "$") || $0.utf8.first == UInt8(ascii: "%") }) { throw .unsupported("dynamic key") }
+        // The byte test first: hasPrefix compares characters (grapheme
+        // breaking) and nearly every key fails the byte test already.
+        if path.contains(where: { ($0.utf8.first == UInt8(ascii: "$") && $0.hasPrefix("$")) || ($0.utf8.first == UInt8(ascii: "%") && $0.hasPrefix("%")) }) {
+            throw .unsupported("dynamic key")
+        }
         let (alias, entity) = try start(of: base)
         let bound: BoundPath
         let column: String?

@@ -24,8 +24,6 @@ struct SQLText: ~Copyable {
 
     deinit { base.deallocate() }
 
-    var isEmpty: Bool { count == 0 }
-
     mutating func append(_ s: String) {
         var s = s
         s.withUTF8 { write($0) }
