@@ -33,13 +33,73 @@ public struct BoundPath: Sendable, Equatable {
 }
 
 struct KeyPathBinder {
-    let model: Model
-    /// When given, keys are looked up in the mapping's property index.
-    var mapping: StoreMapping? = nil
+    /// Where keys are looked up: the model's entities, or the mapping's
+    /// per-entity index (MappedEntity), taken from the lowering context.
+    /// Both cases hold a reference, so making or copying a binder copies no
+    /// model or mapping.
+    private enum Keys {
+        case model(ModelBox)
+        case mapping(MappedModel)
+    }
+    private final class ModelBox {
+        let model: Model
+        init(_ model: Model) { self.model = model }
+    }
+    private let keys: Keys
+
+    init(model: Model) { keys = .model(ModelBox(model)) }
+    init(context: LoweringContext) { keys = .mapping(context.mapped) }
+
+    var model: Model {
+        switch keys {
+        case .model(let m): return m.model
+        case .mapping(let m): return m.model
+        }
+    }
+
+    /// An entity whose keys are being looked up.
+    private enum Scope {
+        case entity(String)
+        case mapped(MappedEntity)
+    }
+
+    /// What a key is, with only what binding needs of a relationship.
+    private enum Key {
+        /// With the column when the mapping knows it (quoted).
+        case attribute(Attribute, column: String?)
+        case relationship(destination: String, isToMany: Bool)
+        case other
+    }
+
+    private func scope(_ entity: String) -> Scope? {
+        switch keys {
+        case .model(let m): return m.model.entity(named: entity) == nil ? nil : .entity(entity)
+        case .mapping(let m): return m.entities[entity].map(Scope.mapped)
+        }
+    }
+
+    private func key(_ name: String, in scope: Scope) -> Key? {
+        switch scope {
+        case .entity(let e):
+            switch property(name, of: e) {
+            case .attribute(let a)?: return .attribute(a, column: nil)
+            case .relationship(let r)?: return .relationship(destination: r.destination, isToMany: r.isToMany)
+            case .fetchedProperty?: return .other
+            case nil: return nil
+            }
+        case .mapped(let e):
+            guard let k = e.keys[name] else { return nil }
+            if let destination = k.destination { return .relationship(destination: destination, isToMany: k.isToMany) }
+            if case .attribute(let a) = k.property { return .attribute(a, column: k.quotedColumn) }
+            return .other
+        }
+    }
 
     func property(_ key: String, of entity: String) -> Property? {
-        if let mapping { return mapping.property(key, of: entity) }
-        return model.entity(named: entity)?.property(named: key, in: model)
+        switch keys {
+        case .model(let m): return m.model.entity(named: entity)?.property(named: key, in: m.model)
+        case .mapping(let m): return m.entities[entity]?.keys[key]?.property
+        }
     }
 
     func attribute(_ key: String, of entity: String) -> Attribute? {
@@ -49,20 +109,27 @@ struct KeyPathBinder {
 
     /// Binds `components` applied to an object of `entity`.
     func bind(_ components: [String], from entity: String, span: SourceSpan) throws(Diagnostic) -> BoundPath {
+        try bindWithColumn(components, from: entity, span: span).path
+    }
+
+    /// `bind`, with the terminal attribute's quoted column when the mapping
+    /// knows it (nil otherwise), so that the planner need not look it up again.
+    func bindWithColumn(_ components: [String], from entity: String, span: SourceSpan)
+        throws(Diagnostic) -> (path: BoundPath, column: String?) {
         var steps: [PathStep] = []
         var current = entity
         var i = 0
         while i < components.count {
             let key = components[i]
-            guard mapping?.hasEntity(current) ?? (model.entity(named: current) != nil) else {
+            guard let scope = scope(current) else {
                 throw Diagnostic(.unknownEntity, "unknown entity '\(current)'", at: span, stage: .bind)
             }
-            if key.hasPrefix("@") {
+            if key.utf8.first == UInt8(ascii: "@") && key.hasPrefix("@") {
                 guard steps.contains(where: \.isToMany) else {
                     throw Diagnostic(.notAToManyKeyPath, "\(key) needs a to-many key path before it", at: span, stage: .bind)
                 }
                 let op = String(key.dropFirst())
-                if op == "count" { return BoundPath(steps: steps, terminal: .count) }
+                if op == "count" { return (BoundPath(steps: steps, terminal: .count), nil) }
                 guard ["sum", "avg", "min", "max"].contains(op) else {
                     throw Diagnostic(.unknownKeyInModel, "\(key) is not supported on a store", at: span,
                                      hints: ["use @count, @sum, @avg, @min or @max"], stage: .bind)
@@ -71,26 +138,27 @@ struct KeyPathBinder {
                     throw Diagnostic(.unknownKeyInModel, "\(key) needs one attribute of \(current) after it", at: span,
                                      hints: hint(components.count > i + 1 ? components[i + 1] : "", current), stage: .bind)
                 }
-                return BoundPath(steps: steps, terminal: .aggregate(op, attribute: attribute, entity: current))
+                return (BoundPath(steps: steps, terminal: .aggregate(op, attribute: attribute, entity: current)), nil)
             }
             if key == "self" { i += 1; continue }
-            switch property(key, of: current) {
-            case .attribute(let a)?:
+            switch self.key(key, in: scope) {
+            case .attribute(let a, let column)?:
                 guard i == components.count - 1 else {
                     throw Diagnostic(.keyAfterAttribute, "'\(key)' is an attribute of \(current); '\(components[i + 1])' cannot follow it",
                                      at: span, stage: .bind)
                 }
-                return BoundPath(steps: steps, terminal: .attribute(a, entity: current))
-            case .relationship(let r)?:
-                steps.append(PathStep(relationship: r.name, source: current, destination: r.destination, isToMany: r.isToMany))
-                current = r.destination
+                return (BoundPath(steps: steps, terminal: .attribute(a, entity: current)), column)
+            case .relationship(let destination, let isToMany)?:
+                // Keys are found by name: the key is the relationship's name.
+                steps.append(PathStep(relationship: key, source: current, destination: destination, isToMany: isToMany))
+                current = destination
             default:
                 throw Diagnostic(.unknownKeyInModel, "\(current) has no attribute or relationship '\(key)'", at: span,
                                  hints: hint(key, current), stage: .bind)
             }
             i += 1
         }
-        return BoundPath(steps: steps, terminal: .object(entity: current))
+        return (BoundPath(steps: steps, terminal: .object(entity: current)), nil)
     }
 
     func hint(_ key: String, _ entity: String) -> [String] {

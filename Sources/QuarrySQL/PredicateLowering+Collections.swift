@@ -40,8 +40,8 @@ extension PredicateLowerer {
     func element(_ bound: BoundPath, alias: String) throws(LoweringError) -> Operand {
         switch bound.terminal {
         case .attribute(let a, let owner):
-            guard let column = context.mapping.column(for: a.name, of: owner) else { throw .unsupported("transient attribute") }
-            return .scalar(SQLFragment("\(alias).\(SQLIdentifier.quoted(column))"), type: a.type, nullable: true)
+            guard let column = column(a.name, of: owner, alias: alias) else { throw .unsupported("transient attribute") }
+            return .scalar(SQLFragment(column), type: a.type, nullable: true)
         case .object(let e):
             return .object(SQLFragment(pk(alias)), entity: e, nullable: false)
         default:
@@ -85,8 +85,7 @@ extension PredicateLowerer {
             guard attribute.type.isNumeric || attribute.type == .date || (attribute.type == .string && (op == "min" || op == "max")) else {
                 throw .unsupported("@\(op) of \(attribute.type.rawValue)")
             }
-            guard let column = context.mapping.column(for: attribute.name, of: owner) else { throw .unsupported("transient attribute") }
-            let c = "\(elementAlias).\(SQLIdentifier.quoted(column))"
+            guard let c = column(attribute.name, of: owner, alias: elementAlias) else { throw .unsupported("transient attribute") }
             switch op {
             case "sum": select = context.dialect.sum(c, integer: attribute.type.isInteger)
             case "avg": select = context.dialect.average(c); nullable = true

@@ -158,46 +158,46 @@ extension PredicateLowerer {
 
     func scalarComparison(_ l: Operand, _ op: ComparisonOperator, _ r: Operand, _ folding: Folding) throws(LoweringError) -> SQLCondition {
         // nil: only == and != say anything.
-        for (value, other) in [(l, r), (r, l)] {
-            guard case .constant(.null) = value else { continue }
-            let o = try side(other, folding: .none, foldStrings: false)
-            switch op {
-            case .equal: return SQLCondition(fragment: o.sql + " IS NULL", nullable: false)
-            case .notEqual: return SQLCondition(fragment: o.sql + " IS NOT NULL", nullable: false)
-            default: return .alwaysFalse
-            }
-        }
-        let stringish: Bool = {
-            for o in [l, r] {
-                if case .constant(.string) = o { return true }
-                if case .scalar(_, let t, _) = o, t == .string || t == .uri { return true }
-            }
-            return false
-        }()
-        let fold = !folding.isNone && stringish
+        if case .constant(.null) = l { return try nilComparison(r, op) }
+        if case .constant(.null) = r { return try nilComparison(l, op) }
+        let fold = !folding.isNone && (PredicateLowerer.isStringish(l) || PredicateLowerer.isStringish(r))
         let a = try side(l, folding: folding, foldStrings: fold)
         let b = try side(r, folding: folding, foldStrings: fold)
         if a.isObject != b.isObject {
             throw .unsupported("comparing a row with a value")
         }
         // A constant of an unrelated type: never equal, never ordered.
-        for (constantSide, typedSide) in [(a, b), (b, a)] {
-            if let v = constantSide.constant, !PredicateLowerer.compatible(v, typedSide.type) {
-                return op == .notEqual ? .alwaysTrue : .alwaysFalse
-            }
-        }
+        if let v = a.constant, !PredicateLowerer.compatible(v, b.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
+        if let v = b.constant, !PredicateLowerer.compatible(v, a.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
         if a.isObject && op != .equal && op != .notEqual { throw .unsupported("ordering rows") }
         switch op {
         case .equal:
             // Both sides may be NULL: nil == nil is true in Apple.
-            if a.nullable && b.nullable { return SQLCondition(fragment: a.sql + context.dialect.isNotDistinct + b.sql, nullable: false) }
-            return SQLCondition(fragment: a.sql + " = " + b.sql, nullable: a.nullable || b.nullable)
+            if a.nullable && b.nullable { return SQLCondition(fragment: .infix(a.sql, context.dialect.isNotDistinct, b.sql), nullable: false) }
+            return SQLCondition(fragment: .infix(a.sql, " = ", b.sql), nullable: a.nullable || b.nullable)
         case .notEqual:
-            return SQLCondition(fragment: a.sql + context.dialect.isDistinct + b.sql, nullable: false)
+            return SQLCondition(fragment: .infix(a.sql, context.dialect.isDistinct, b.sql), nullable: false)
         default:
-            let symbol = op == .less ? "<" : op == .lessOrEqual ? "<=" : op == .greater ? ">" : ">="
-            return SQLCondition(fragment: a.sql + " \(symbol) " + b.sql, nullable: true)
+            let symbol = op == .less ? " < " : op == .lessOrEqual ? " <= " : op == .greater ? " > " : " >= "
+            return SQLCondition(fragment: .infix(a.sql, symbol, b.sql), nullable: true)
         }
+    }
+
+    /// `x == nil` and `x != nil`; any other comparison with nil is false.
+    func nilComparison(_ other: Operand, _ op: ComparisonOperator) throws(LoweringError) -> SQLCondition {
+        let o = try side(other, folding: .none, foldStrings: false)
+        switch op {
+        case .equal: return SQLCondition(fragment: o.sql + " IS NULL", nullable: false)
+        case .notEqual: return SQLCondition(fragment: o.sql + " IS NOT NULL", nullable: false)
+        default: return .alwaysFalse
+        }
+    }
+
+    /// A string constant or a string-typed scalar: what folding applies to.
+    static func isStringish(_ o: Operand) -> Bool {
+        if case .constant(.string) = o { return true }
+        if case .scalar(_, let t, _) = o, t == .string || t == .uri { return true }
+        return false
     }
 
     /// `x IN (…)` over constants of a compatible type; a nil element matches nil.

@@ -39,7 +39,15 @@ extension PredicateLowerer {
         }
     }
 
-    func pk(_ alias: String) -> String { "\(alias).\(SQLIdentifier.quoted(StoreMapping.primaryKey))" }
+    func pk(_ alias: String) -> String { alias + #"."_pk""# }
+
+    /// `alias."column"` for an attribute of `entity`; nil when it has no
+    /// column (transient).
+    func column(_ attribute: String, of entity: String, alias: String) -> String? {
+        guard let key = context.mapped.entities[entity]?.keys[attribute], case .attribute = key.property,
+              let quoted = key.quotedColumn else { return nil }
+        return SQLText.concat(alias, ".", quoted)
+    }
 
     /// Where a key path starts: the fetched row, SELF, or a SUBQUERY variable.
     func start(of base: Expression?) throws(LoweringError) -> (alias: String, entity: String) {
@@ -59,11 +67,16 @@ extension PredicateLowerer {
             return try subqueryCount(collection, variable, predicate, span: span)
         }
         if base == nil, path.count == 1, let named = propertyOperands[path[0]] { return named }
-        if path.contains(where: { $0.hasPrefix("$") || $0.hasPrefix("%") }) { throw .unsupported("dynamic key") }
+        // The byte test first: hasPrefix compares characters (grapheme
+        // breaking) and nearly every key fails the byte test already.
+        if path.contains(where: { ($0.utf8.first == UInt8(ascii: "$") && $0.hasPrefix("$")) || ($0.utf8.first == UInt8(ascii: "%") && $0.hasPrefix("%")) }) {
+            throw .unsupported("dynamic key")
+        }
         let (alias, entity) = try start(of: base)
         let bound: BoundPath
+        let column: String?
         do {
-            bound = try KeyPathBinder(model: model, mapping: context.mapping).bind(path, from: entity, span: span)
+            (bound, column) = try KeyPathBinder(context: context).bindWithColumn(path, from: entity, span: span)
         } catch {
             throw .bind(error)
         }
@@ -74,11 +87,13 @@ extension PredicateLowerer {
             }
         }
         if case .count = bound.terminal { throw .unsupported("@count") }
-        return try toOnePath(bound, from: alias, entity: entity)
+        return try toOnePath(bound, from: alias, entity: entity, column: column)
     }
 
     /// A path of to-one steps: LEFT JOINs, then the column or the row.
-    func toOnePath(_ bound: BoundPath, from alias: String, entity: String) throws(LoweringError) -> Operand {
+    /// `column`: the terminal attribute's quoted column, when the binder
+    /// already found it.
+    func toOnePath(_ bound: BoundPath, from alias: String, entity: String, column quoted: String? = nil) throws(LoweringError) -> Operand {
         var current = alias
         var currentEntity = entity
         var steps = bound.steps[...]
@@ -90,7 +105,7 @@ extension PredicateLowerer {
                 current = try context.joinToOne(from: current, entity: currentEntity, relationship: step.relationship)
                 currentEntity = step.destination
             }
-            if case .foreignKey(let column)? = context.mapping.storage(of: last.relationship, of: currentEntity) {
+            if case .foreignKey(let column)? = context.mapped.entities[currentEntity]?.keys[last.relationship]?.storage {
                 return .object(SQLFragment("\(current).\(SQLIdentifier.quoted(column))"), entity: last.destination, nullable: true)
             }
             current = try context.joinToOne(from: current, entity: currentEntity, relationship: last.relationship)
@@ -102,9 +117,10 @@ extension PredicateLowerer {
         }
         switch bound.terminal {
         case .attribute(let a, let owner):
-            guard let column = context.mapping.column(for: a.name, of: owner) else { throw .unsupported("transient attribute") }
-            return .scalar(SQLFragment("\(current).\(SQLIdentifier.quoted(column))"), type: a.type,
-                           nullable: a.isOptional || !bound.steps.isEmpty)
+            guard let column = quoted.map({ SQLText.concat(current, ".", $0) }) ?? column(a.name, of: owner, alias: current) else {
+                throw .unsupported("transient attribute")
+            }
+            return .scalar(SQLFragment(column), type: a.type, nullable: a.isOptional || !bound.steps.isEmpty)
         case .object(let e):
             return .object(SQLFragment(pk(current)), entity: e, nullable: false)
         default:
@@ -197,7 +213,7 @@ extension PredicateLowerer {
         }
         let (alias, entity) = try start(of: base)
         let bound: BoundPath
-        do { bound = try KeyPathBinder(model: model, mapping: context.mapping).bind(path, from: entity, span: args[0].span) } catch { throw .bind(error) }
+        do { bound = try KeyPathBinder(context: context).bind(path, from: entity, span: args[0].span) } catch { throw .bind(error) }
         guard bound.isToMany else {
             guard aggregatesOverRows else { throw .unsupported("\(name) of a single value") }
             return try rowAggregate(op, try toOnePath(bound, from: alias, entity: entity))

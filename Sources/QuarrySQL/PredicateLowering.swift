@@ -24,6 +24,27 @@ public struct LoweredPredicate: Sendable {
     public var residual: QuarrySyntax.Predicate?
 }
 
+/// The top-level conjuncts of a predicate that became SQL, in order, and
+/// what memory must still check.
+struct LoweredConjuncts {
+    var sql: [SQLFragment] = []
+    var residual: QuarrySyntax.Predicate?
+
+    /// Bytes `write(to:)` appends.
+    var length: Int { sql.reduce(0) { $0 + $1.sql.utf8.count + 7 } }
+
+    /// The WHERE condition: the one conjunct, or each in parentheses joined
+    /// by AND. Nothing when no conjunct became SQL.
+    func write(to text: inout SQLText) {
+        if sql.count == 1 { return text.append(sql[0]) }
+        for (i, part) in sql.enumerated() {
+            if i == 0 { text.appendLiteral("(") } else { text.appendLiteral(") AND (") }
+            text.append(part)
+        }
+        if !sql.isEmpty { text.appendLiteral(")") }
+    }
+}
+
 /// A condition and whether it can evaluate to NULL.
 struct SQLCondition {
     var fragment: SQLFragment
@@ -61,14 +82,27 @@ struct PredicateLowerer {
     /// Lowers a fetch's predicate: each top-level conjunct separately, the
     /// ones that cannot run in SQL kept as the residual.
     func lowerTopLevel(_ p: Predicate) throws(Diagnostic) -> LoweredPredicate {
-        let conjuncts: [Predicate]
-        if case .and(let parts) = p.kind { conjuncts = parts } else { conjuncts = [p] }
-        var sql: [SQLFragment] = []
+        let lowered = try lowerConjuncts(p)
+        var condition: SQLFragment?
+        if lowered.sql.count == 1 {
+            condition = lowered.sql[0]
+        } else if !lowered.sql.isEmpty {
+            var text = SQLText(capacity: lowered.length)
+            lowered.write(to: &text)
+            condition = text.fragment
+        }
+        return LoweredPredicate(condition: condition, residual: lowered.residual)
+    }
+
+    /// `lowerTopLevel` before the SQL conjuncts are joined, so that the
+    /// planner can write them straight into its statement.
+    func lowerConjuncts(_ p: Predicate) throws(Diagnostic) -> LoweredConjuncts {
+        var lowered = LoweredConjuncts()
         var residual: [Predicate] = []
-        for part in conjuncts {
+        func lower(_ part: Predicate) throws(Diagnostic) {
             do {
                 let c = try condition(part)
-                if !c.isTrue { sql.append(c.fragment) }
+                if !c.isTrue { lowered.sql.append(c.fragment) }
             } catch {
                 switch error {
                 case .bind(let d): throw d
@@ -76,9 +110,14 @@ struct PredicateLowerer {
                 }
             }
         }
-        let condition = sql.isEmpty ? nil : SQLFragment.join(sql.map { sql.count > 1 ? "(" + $0 + ")" : $0 }, " AND ")
-        let rest: Predicate? = residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : Predicate(.and(residual), span: p.span))
-        return LoweredPredicate(condition: condition, residual: rest)
+        if case .and(let parts) = p.kind {
+            lowered.sql.reserveCapacity(parts.count)
+            for part in parts { try lower(part) }
+        } else {
+            try lower(p)
+        }
+        lowered.residual = residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : Predicate(.and(residual), span: p.span))
+        return lowered
     }
 
     func condition(_ p: Predicate) throws(LoweringError) -> SQLCondition {

@@ -26,93 +26,116 @@ final class QueryLevel {
 }
 
 final class LoweringContext {
-    let mapping: StoreMapping
+    /// The mapping's per-entity index and its dialect, not the mapping
+    /// itself: keeping the struct would copy a dozen references per plan, and
+    /// reading it through the class may copy it again on every lookup.
+    let mapped: MappedModel
+    let dialect: SQLDialect
     let now: Double
     private var counter = 0
-    /// The level owning each alias.
-    private var levels: [String: QueryLevel] = [:]
-    /// Joins already made: "alias.relationship" → (alias, entity).
-    private var joinsMade: [String: (String, String)] = [:]
+    /// Every row alias, latest last: the level owning it and, for a to-one
+    /// join, the (alias, relationship) it joined, so that a path used twice
+    /// joins once. A plan has a handful of aliases: one list searched from the
+    /// end is cheaper than hashing names into dictionaries.
+    private var rows: [RowAlias] = []
 
-    var model: Model { mapping.model }
-    var dialect: SQLDialect { mapping.dialect }
+    private struct RowAlias {
+        var alias: String
+        var level: QueryLevel
+        var joinedFrom: String? = nil
+        var relationship: String? = nil
+    }
+
+    var model: Model { mapped.model }
 
     init(mapping: StoreMapping, now: Double) {
-        self.mapping = mapping
+        self.mapped = mapping.mapped
+        self.dialect = mapping.dialect
         self.now = now
     }
 
     func newLevel(entity: String) -> QueryLevel {
-        let level = QueryLevel(alias: "t\(counter)", entity: entity)
-        counter += 1
-        levels[level.alias] = level
+        let level = QueryLevel(alias: newAlias("t"), entity: entity)
+        if rows.isEmpty { rows.reserveCapacity(4) }
+        rows.append(RowAlias(alias: level.alias, level: level))
         return level
     }
 
+    /// Aliases spelled once: `t0`...`t15` and `j0`...`j15` are what plans use.
+    private static let tAliases = (0..<16).map { "t\($0)" }
+    private static let jAliases = (0..<16).map { "j\($0)" }
+
     func newAlias(_ prefix: String) -> String {
         defer { counter += 1 }
+        if counter < 16 {
+            if prefix == "t" { return Self.tAliases[counter] }
+            if prefix == "j" { return Self.jAliases[counter] }
+        }
         return "\(prefix)\(counter)"
     }
 
-    func register(_ alias: String, in level: QueryLevel) { levels[alias] = level }
+    private func level(owning alias: String) -> QueryLevel? {
+        rows.last { $0.alias == alias }?.level
+    }
 
-    func table(_ entity: String) throws(LoweringError) -> String {
-        guard let t = mapping.table(for: entity) else {
-            throw .bind(Diagnostic(.unknownEntity, "unknown entity '\(entity)'", at: .synthesized, stage: .bind))
-        }
-        return t
+    /// The entity as the planner sees it (quoted table, keys, filter).
+    func mappedEntity(_ entity: String) throws(LoweringError) -> MappedEntity {
+        guard let m = mapped.entities[entity] else { throw LoweringContext.unknownEntity(entity) }
+        return m
+    }
+
+    static func unknownEntity(_ entity: String) -> LoweringError {
+        .bind(Diagnostic(.unknownEntity, "unknown entity '\(entity)'", at: .synthesized, stage: .bind))
     }
 
     /// `AND alias."_entity" IN (...)` when the entity shares its table with others.
     func entityFilter(_ entity: String, alias: String) -> SQLFragment? {
-        guard let names = mapping.entityFilter(for: entity) else { return nil }
-        let marks = names.map { _ in "?" }.joined(separator: ", ")
-        return SQLFragment("\(alias).\(SQLIdentifier.quoted(StoreMapping.entityColumn)) IN (\(marks))", names.map(Value.string))
+        mapped.entities[entity]?.filter(alias: alias)
     }
 
     /// Follows a to-one relationship from a row alias with a LEFT JOIN in the
     /// alias's level; returns the destination's alias.
     func joinToOne(from alias: String, entity: String, relationship: String) throws(LoweringError) -> String {
-        let key = alias + "." + relationship
-        if let made = joinsMade[key] { return made.0 }
-        guard let storage = mapping.storage(of: relationship, of: entity), let level = levels[alias],
-              case .relationship(let r)? = mapping.property(relationship, of: entity) else {
+        if let made = rows.last(where: { $0.joinedFrom == alias && $0.relationship == relationship }) { return made.alias }
+        guard let key = mapped.entities[entity]?.keys[relationship], let storage = key.storage, let level = level(owning: alias),
+              let destinationName = key.destination else {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
-        let destinationTable = try table(r.destination)
+        let destination = try mappedEntity(destinationName)
         let target = newAlias("t")
-        levels[target] = level
-        let pk = SQLIdentifier.quoted(StoreMapping.primaryKey)
-        var on: String
+        rows.append(RowAlias(alias: target, level: level))
+        // target.<left> = alias.<right>: the key sits on the source's row
+        // (foreign key) or on the destination's (inverse foreign key).
+        let pk = #""_pk""#
+        let column = key.quotedColumn ?? ""
+        let left: String, right: String
         switch storage {
-        case .foreignKey(let column):
-            on = "\(target).\(pk) = \(alias).\(SQLIdentifier.quoted(column))"
-        case .inverseForeignKey(let column):
-            on = "\(target).\(SQLIdentifier.quoted(column)) = \(alias).\(pk)"
-        case .joinTable:
-            throw .unsupported("to-one through a join table")
+        case .foreignKey: (left, right) = (pk, column)
+        case .inverseForeignKey: (left, right) = (column, pk)
+        case .joinTable: throw .unsupported("to-one through a join table")
         }
-        var arguments: [Value] = []
-        if let filter = entityFilter(r.destination, alias: target) {
-            on += " AND " + filter.sql
-            arguments = filter.arguments
+        if let filter = destination.filter {
+            level.joins.append(SQLText.concat("LEFT JOIN ", destination.quotedTable, " ", target, " ON ", target, ".", left, " = ",
+                                              alias, ".", right, " AND ", target, filter.sql))
+            level.joinArguments += filter.arguments
+        } else {
+            level.joins.append(SQLText.concat("LEFT JOIN ", destination.quotedTable, " ", target, " ON ", target, ".", left, " = ",
+                                              alias, ".", right))
         }
-        level.joins.append("LEFT JOIN \(SQLIdentifier.quoted(destinationTable)) \(target) ON \(on)")
-        level.joinArguments += arguments
-        joinsMade[key] = (target, r.destination)
+        rows[rows.count - 1].joinedFrom = alias
+        rows[rows.count - 1].relationship = relationship
         return target
     }
 
     /// The FROM and correlation of a to-many hop from `alias`: the new level
     /// for the destination rows and the condition tying them to `alias`.
     func toManyLevel(from alias: String, entity: String, relationship: String) throws(LoweringError) -> (QueryLevel, SQLFragment) {
-        guard let storage = mapping.storage(of: relationship, of: entity),
-              case .relationship(let r)? = mapping.property(relationship, of: entity) else {
+        guard let key = mapped.entities[entity]?.keys[relationship], let storage = key.storage, let destination = key.destination else {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
-        let level = newLevel(entity: r.destination)
+        let level = newLevel(entity: destination)
         let pk = SQLIdentifier.quoted(StoreMapping.primaryKey)
-        let destinationTable = SQLIdentifier.quoted(try table(r.destination))
+        let destinationTable = try mappedEntity(destination).quotedTable
         var correlation: SQLFragment
         switch storage {
         case .inverseForeignKey(let column):
@@ -125,7 +148,7 @@ final class LoweringContext {
         case .foreignKey:
             throw .unsupported("to-many stored as a foreign key")
         }
-        if let filter = entityFilter(r.destination, alias: level.alias) {
+        if let filter = entityFilter(destination, alias: level.alias) {
             correlation = correlation + " AND " + filter
         }
         return (level, correlation)
@@ -133,17 +156,16 @@ final class LoweringContext {
 
     /// A further to-many hop inside an existing subquery level, flattened as an inner join.
     func joinToMany(in level: QueryLevel, from alias: String, entity: String, relationship: String) throws(LoweringError) -> String {
-        guard let storage = mapping.storage(of: relationship, of: entity),
-              case .relationship(let r)? = mapping.property(relationship, of: entity) else {
+        guard let key = mapped.entities[entity]?.keys[relationship], let storage = key.storage, let destination = key.destination else {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
         let target = newAlias("t")
-        levels[target] = level
+        rows.append(RowAlias(alias: target, level: level))
         let pk = SQLIdentifier.quoted(StoreMapping.primaryKey)
-        let destinationTable = SQLIdentifier.quoted(try table(r.destination))
+        let destinationTable = try mappedEntity(destination).quotedTable
         var filter = ""
         var arguments: [Value] = []
-        if let f = entityFilter(r.destination, alias: target) { filter = " AND " + f.sql; arguments = f.arguments }
+        if let f = entityFilter(destination, alias: target) { filter = " AND " + f.sql; arguments = f.arguments }
         switch storage {
         case .inverseForeignKey(let column):
             level.joins.append("JOIN \(destinationTable) \(target) ON \(target).\(SQLIdentifier.quoted(column)) = \(alias).\(pk)\(filter)")

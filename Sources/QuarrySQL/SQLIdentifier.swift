@@ -27,7 +27,20 @@ public struct SQLFragment: Sendable, Equatable, CustomStringConvertible {
     public var description: String { arguments.isEmpty ? sql : "\(sql) -- \(arguments.map(Printer.format))" }
 
     static func + (a: SQLFragment, b: SQLFragment) -> SQLFragment {
-        SQLFragment(a.sql + b.sql, a.arguments + b.arguments)
+        SQLFragment(a.sql + b.sql, merged(a.arguments, b.arguments))
+    }
+
+    /// `a`, `middle` and `b` as one fragment: one allocation for the text.
+    static func infix(_ a: SQLFragment, _ middle: String, _ b: SQLFragment) -> SQLFragment {
+        SQLFragment(SQLText.concat(a.sql, middle, b.sql), merged(a.arguments, b.arguments))
+    }
+
+    /// Both lists of arguments; shares either when the other is empty
+    /// (most fragments bind nothing).
+    static func merged(_ a: [Value], _ b: [Value]) -> [Value] {
+        if b.isEmpty { return a }
+        if a.isEmpty { return b }
+        return a + b
     }
 
     static func + (a: SQLFragment, b: String) -> SQLFragment { SQLFragment(a.sql + b, a.arguments) }

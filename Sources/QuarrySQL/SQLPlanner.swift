@@ -32,8 +32,8 @@ public enum SQLPlanner {
     /// Plans a fetch. Errors are bind diagnostics (unknown entity or key,
     /// to-many without quantifier) located in the predicate's text.
     public static func plan(_ request: FetchRequest, mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> FetchPlan {
-        let model = mapping.model
-        guard let entity = model.entity(named: request.entity), let table = mapping.table(for: request.entity) else {
+        guard let entity = mapping.mapped.entities[request.entity] else {
+            let model = mapping.model
             throw Diagnostic(.unknownEntity, "unknown entity '\(request.entity)'", at: .synthesized,
                              hints: Suggestions.closest(to: request.entity, among: model.entityNames).map { ["did you mean '\($0)'?"] } ?? [],
                              stage: .bind)
@@ -41,18 +41,15 @@ public enum SQLPlanner {
         let context = LoweringContext(mapping: mapping, now: now)
         let level = context.newLevel(entity: entity.name)
         let lowerer = PredicateLowerer(context: context, level: level)
-        var lowered = LoweredPredicate(condition: nil, residual: nil)
-        if let predicate = request.predicate { lowered = try lowerer.lowerTopLevel(predicate) }
+        var lowered = LoweredConjuncts()
+        if let predicate = request.predicate { lowered = try lowerer.lowerConjuncts(predicate) }
 
         // Columns: every attribute and to-one key of the entity and its
         // sub-entities, planned once by the mapping.
-        guard let select = mapping.rowSelect(for: entity.name) else {
-            throw Diagnostic(.unknownEntity, "unknown entity '\(request.entity)'", at: .synthesized, stage: .bind)
-        }
-        let columns = select.columns
+        let select = entity.select
 
-        // ORDER BY, with joins for to-one sort paths.
-        var orderBy: [String] = []
+        // ORDER BY keys (before the FROM is written: to-one sort paths add joins).
+        var sortKeys: [String] = []
         for sort in request.sortDescriptors {
             let path = sort.keyPath.split(separator: ".").map(String.init)
             let operand: Operand
@@ -70,34 +67,66 @@ public enum SQLPlanner {
                                  at: .synthesized, stage: .bind)
             }
             let key = sort.caseInsensitive && (type == .string || type == .uri) ? "quarry_fold(\(f.sql), 1)" : f.sql
-            orderBy.append(mapping.dialect.sortKey(key, ascending: sort.ascending))
+            sortKeys.append(mapping.dialect.sortKey(key, ascending: sort.ascending))
         }
-        orderBy.append(lowerer.pk(level.alias))
 
-        var from = SQLFragment("FROM \(SQLIdentifier.quoted(table)) \(level.alias)")
-        if !level.joins.isEmpty { from = from + " " + SQLFragment(level.joins.joined(separator: " "), level.joinArguments) }
-        var conditions: [SQLFragment] = []
-        if let filter = context.entityFilter(entity.name, alias: level.alias) { conditions.append(filter) }
-        if let c = lowered.condition { conditions.append(conditions.isEmpty ? c : "(" + c + ")") }
-        var whereClause = SQLFragment("")
-        if !conditions.isEmpty { whereClause = " WHERE " + SQLFragment.join(conditions, " AND ") }
-
-        var sql = "SELECT " + select.sql + " " + from + whereClause
-        sql = sql + " ORDER BY " + orderBy.joined(separator: ", ")
+        // The text in one buffer; the COUNT shares everything from FROM to
+        // just before ORDER BY, cut out of it afterwards.
+        var sql = SQLText(capacity: 32 + select.sql.utf8.count + level.joins.reduce(0) { $0 + $1.utf8.count + 1 }
+                                       + lowered.length + 64)
+        sql.appendLiteral("SELECT ")
+        sql.append(select.sql)
+        sql.appendLiteral(" ")
+        let fromStart = sql.count
+        sql.appendLiteral("FROM ")
+        sql.append(entity.quotedTable)
+        sql.appendLiteral(" ")
+        sql.append(level.alias)
+        for join in level.joins {
+            sql.appendLiteral(" ")
+            sql.append(join)
+        }
+        sql.appendArguments(level.joinArguments)
+        let filter = entity.filter(alias: level.alias)
+        if filter != nil || !lowered.sql.isEmpty { sql.appendLiteral(" WHERE ") }
+        if let filter { sql.append(filter) }
+        if !lowered.sql.isEmpty {
+            if filter != nil {
+                sql.appendLiteral(" AND (")
+                lowered.write(to: &sql)
+                sql.appendLiteral(")")
+            } else {
+                lowered.write(to: &sql)
+            }
+        }
+        let fromEnd = sql.count
+        let countArguments = sql.arguments
+        sql.appendLiteral(" ORDER BY ")
+        for key in sortKeys {
+            sql.append(key)
+            sql.appendLiteral(", ")
+        }
+        sql.append(level.alias)
+        sql.appendLiteral(#"."_pk""#)
         var memoryLimit: Int?
         var memoryOffset = 0
         if lowered.residual == nil {
             if let limit = request.fetchLimit {
-                sql = sql + SQLFragment(" LIMIT ? OFFSET ?", [.int(Int64(limit)), .int(Int64(request.fetchOffset))])
+                sql.appendLiteral(" LIMIT ? OFFSET ?")
+                sql.appendArguments([.int(Int64(limit)), .int(Int64(request.fetchOffset))])
             } else if request.fetchOffset > 0 {
-                sql = sql + SQLFragment(" \(mapping.dialect.noLimit) OFFSET ?", [.int(Int64(request.fetchOffset))])
+                sql.appendLiteral(" ")
+                sql.append(mapping.dialect.noLimit)
+                sql.appendLiteral(" OFFSET ?")
+                sql.appendArguments([.int(Int64(request.fetchOffset))])
             }
         } else {
             memoryLimit = request.fetchLimit
             memoryOffset = request.fetchOffset
         }
-        let count: SQLFragment? = lowered.residual == nil ? "SELECT COUNT(*) " + from + whereClause : nil
-        return FetchPlan(sql: sql, columns: columns, residual: lowered.residual, memoryLimit: memoryLimit,
+        let count: SQLFragment? = lowered.residual == nil
+            ? SQLFragment(sql.string(fromStart..<fromEnd, after: "SELECT COUNT(*) "), countArguments) : nil
+        return FetchPlan(sql: sql.fragment, columns: select.columns, residual: lowered.residual, memoryLimit: memoryLimit,
                          memoryOffset: memoryOffset, countSQL: count)
     }
 }

@@ -36,9 +36,10 @@ public struct StoreMapping: Sendable {
     /// entity names its rows may have.
     private var selects: [String: (sql: String, columns: [PlannedColumn])] = [:]
     private var filters: [String: [String]] = [:]
-    /// Every property of each entity, own and inherited, by name: binding
-    /// looks keys up here instead of walking the hierarchy for each key.
-    private var propertyIndex: [String: [String: Property]] = [:]
+    /// Per entity, what planning looks up by name: every key (own and
+    /// inherited) with its quoted column or storage, the quoted table and the
+    /// `_entity` filter (MappedEntity.swift).
+    private(set) var mapped = MappedModel(entities: [:], model: Model(entities: []))
 
     public static let primaryKey = "_pk"
 
@@ -86,14 +87,12 @@ public struct StoreMapping: Sendable {
             relationships[entity.name] = map
         }
         for entity in model.entities {
-            var index: [String: Property] = [:]
-            for p in entity.allProperties(in: model) where index[p.name] == nil { index[p.name] = p }
-            propertyIndex[entity.name] = index
-        }
-        for entity in model.entities {
             selects[entity.name] = planSelect(entity)
             if let f = computeEntityFilter(for: entity.name) { filters[entity.name] = f }
         }
+        var entities: [String: MappedEntity] = [:]
+        for entity in model.entities { entities[entity.name] = makeMappedEntity(entity) }
+        mapped = MappedModel(entities: entities, model: model)
     }
 
     /// The columns of a row fetch of `entity`: every attribute and to-one key
@@ -173,10 +172,10 @@ public struct StoreMapping: Sendable {
     }
 
     /// A property of `entity` (own or inherited) by name.
-    public func property(_ name: String, of entity: String) -> Property? { propertyIndex[entity]?[name] }
+    public func property(_ name: String, of entity: String) -> Property? { mapped.entities[entity]?.keys[name]?.property }
 
     /// Whether the model has an entity of that name.
-    public func hasEntity(_ name: String) -> Bool { propertyIndex[name] != nil }
+    public func hasEntity(_ name: String) -> Bool { mapped.entities[name] != nil }
 
     /// The table holding rows of `entity`.
     public func table(for entity: String) -> String? { tables[entity] }
