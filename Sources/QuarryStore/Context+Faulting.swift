@@ -80,22 +80,24 @@ extension Context {
     /// A class: it is handed around once per row, and copying a struct of
     /// arrays would retain and release each of them every time.
     final class FillPlan {
-        let entity: Entity
+        let info: EntityInfo
         let layout: ObjectLayout
         var attributes: [(name: String, index: Int?)] = []
         var toOnes: [(name: String, index: Int?, exact: String?)] = []
-        /// How the filled objects lay out their saved values: the
-        /// attributes, then the to-ones, in the order above.
-        var slots = ValueSlots(names: [])
 
-        init(entity: Entity, layout: ObjectLayout) {
-            self.entity = entity
+        init(info: EntityInfo, layout: ObjectLayout) {
+            self.info = info
             self.layout = layout
         }
+
+        var entity: Entity { info.entity }
     }
 
-    func fillPlan(_ entity: Entity, _ layout: ObjectLayout) -> FillPlan {
-        let plan = FillPlan(entity: entity, layout: layout)
+    /// The filled objects lay out their saved values as `info.slots` says:
+    /// the attributes, then the to-ones, in the order of the plan's lists.
+    func fillPlan(_ info: EntityInfo, _ layout: ObjectLayout) -> FillPlan {
+        let entity = info.entity
+        let plan = FillPlan(info: info, layout: layout)
         for a in entity.allAttributes(in: model) where !a.isTransient {
             plan.attributes.append((a.name, layout.index[a.name]))
         }
@@ -103,7 +105,6 @@ extension Context {
             guard case .foreignKey? = store.mapping.storage(of: r.name, of: entity.name) else { continue }
             plan.toOnes.append((r.name, layout.index[r.name] ?? layout.index["_fk_" + r.name], exactEntity(r.destination)))
         }
-        plan.slots = ValueSlots(names: plan.attributes.map(\.name) + plan.toOnes.map(\.name))
         return plan
     }
 
@@ -133,7 +134,7 @@ extension Context {
                 values.append(.toOne(nil))
             }
         }
-        var saved = SavedValues(slots: plan.slots, values: values)
+        var saved = SavedValues(slots: plan.info.slots, values: values)
         // A fault may already know relationships it loaded before its row:
         // they stay, as the row's values would not replace them.
         if !object.committed.isEmpty {
@@ -230,7 +231,7 @@ extension Context {
         object.unresolvedKeys = [:]
         object.rowLoaded = false
         if !mergeChanges {
-            object.changes = [:]
+            object.changes.removeAll()
             object.isDeleted = false
             notePending(object)
         }

@@ -111,7 +111,7 @@ extension Context {
                 fill(object, from: stored, plan(for: stored, in: &plans))
             } else {
                 let plan = plan(for: stored, in: &plans)
-                object = ManagedObject(id: stored.id, entity: plan.entity, context: self)
+                object = ManagedObject(id: stored.id, info: plan.info, context: self)
                 registry[stored.id] = object
                 fill(object, from: stored, plan)
             }
@@ -127,13 +127,13 @@ extension Context {
     func plan(entity: String, layout: ObjectLayout, in plans: inout [FillPlan]) -> FillPlan {
         // Few plans per fetch (one per entity and layout), and rows of one
         // plan come together: the last one used nearly always fits.
-        if let last = plans.last, last.layout === layout, last.entity.name == entity { return last }
-        if let i = plans.firstIndex(where: { $0.layout === layout && $0.entity.name == entity }) {
+        if let last = plans.last, last.layout === layout, last.info.name == entity { return last }
+        if let i = plans.firstIndex(where: { $0.layout === layout && $0.info.name == entity }) {
             let known = plans.remove(at: i)
             plans.append(known)
             return known
         }
-        let plan = fillPlan(model.entity(named: entity) ?? Entity(name: entity), layout)
+        let plan = fillPlan(entityInfo(named: entity), layout)
         plans.append(plan)
         return plan
     }
@@ -173,7 +173,7 @@ extension Context {
                 return
             }
             let fillPlan = self.plan(entity: entity, layout: layout, in: &plans)
-            let object = ManagedObject(id: id, entity: fillPlan.entity, context: self)
+            let object = ManagedObject(id: id, info: fillPlan.info, context: self)
             fill(object, fillPlan) { row[$0 + 2] }
             created.append(object)
             objects.append(object)

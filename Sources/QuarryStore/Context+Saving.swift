@@ -165,7 +165,7 @@ extension Context {
         }
         for object in inserted {
             for (key, value) in object.changes { object.committed[key] = value }
-            object.changes = [:]
+            object.changes.removeAll()
             // An inserted object has every value in hand.
             object.rowLoaded = true
             object.isInserted = false
@@ -173,7 +173,7 @@ extension Context {
         for object in updated {
             // It may still be a fault (only a relationship of it changed).
             for (key, value) in object.changes { object.committed[key] = value }
-            object.changes = [:]
+            object.changes.removeAll()
         }
         for object in deleted + dropped {
             object.context = nil
@@ -229,15 +229,39 @@ final class ContextWriter {
         let entity: String
         let table: String?
         /// Non-transient attributes with a column: the attribute and its quoted column.
-        let attributes: [String: (attribute: Attribute, column: String)]
+        let attributes: [String: AttributeColumn]
         let relationships: [String: Relationship]
+        // The attribute looked up last (a big save changes the same one
+        // object after object): found again with a compare, not a hash.
+        private var lastName = ""
+        private var lastFound: AttributeColumn?
 
-        init(entity: String, table: String?, attributes: [String: (attribute: Attribute, column: String)],
+        init(entity: String, table: String?, attributes: [String: AttributeColumn],
              relationships: [String: Relationship]) {
             self.entity = entity
             self.table = table
             self.attributes = attributes
             self.relationships = relationships
+        }
+
+        func attribute(_ name: String) -> AttributeColumn? {
+            if let lastFound, name == lastName { return lastFound }
+            guard let found = attributes[name] else { return nil }
+            lastName = name
+            lastFound = found
+            return found
+        }
+    }
+
+    /// A stored attribute and its quoted column (a class: looking one up
+    /// hands back a reference, not a copy of the `Attribute` struct).
+    private final class AttributeColumn {
+        let attribute: Attribute
+        let column: String
+
+        init(_ attribute: Attribute, _ column: String) {
+            self.attribute = attribute
+            self.column = column
         }
     }
 
@@ -246,14 +270,15 @@ final class ContextWriter {
         var columns: [String]
     }
 
-    private func shape(_ entity: Entity) -> EntityShape {
-        if let last = lastShape, last.entity == entity.name { return last }
-        if let known = shapes[entity.name] { lastShape = known; return known }
-        var attributes: [String: (attribute: Attribute, column: String)] = [:]
+    private func shape(_ info: EntityInfo) -> EntityShape {
+        if let last = lastShape, last.entity == info.name { return last }
+        if let known = shapes[info.name] { lastShape = known; return known }
+        let entity = info.entity
+        var attributes: [String: AttributeColumn] = [:]
         var seen: Set<String> = []
         for a in entity.allAttributes(in: model).reversed() where seen.insert(a.name).inserted {
             // Reversed, so that the nearest declaration wins as in `property(named:in:)`.
-            if !a.isTransient, let column = mapping.column(for: a.name, of: entity.name) { attributes[a.name] = (a, SQLIdentifier.quoted(column)) }
+            if !a.isTransient, let column = mapping.column(for: a.name, of: entity.name) { attributes[a.name] = AttributeColumn(a, SQLIdentifier.quoted(column)) }
         }
         var relationships: [String: Relationship] = [:]
         for r in entity.allRelationships(in: model).reversed() { relationships[r.name] = r }
@@ -291,16 +316,16 @@ final class ContextWriter {
     /// UPDATEs the changed attributes of a saved object. True when it has
     /// other changes too (relationships: `writeRelationships` has work).
     func writeAttributes(_ object: ManagedObject) throws -> Bool {
-        let shape = shape(object.entity)
+        let shape = shape(object.info)
         columns.removeAll(keepingCapacity: true)
         arguments.removeAll(keepingCapacity: true)
         var others = false
         func add(_ property: String, _ value: PropertyValue) throws {
-            guard let (a, column) = shape.attributes[property], case .attribute(let v) = value else { others = true; return }
-            columns.append(column)
-            arguments.append(try StoreValues.storable(v, for: a, entity: shape.entity))
+            guard let target = shape.attribute(property), case .attribute(let v) = value else { others = true; return }
+            columns.append(target.column)
+            arguments.append(try StoreValues.storable(v, for: target.attribute, entity: shape.entity))
         }
-        if object.changes.count == 1, let (property, value) = object.changes.first {
+        if let (property, value) = object.changes.only {
             try add(property, value)
         } else {
             // Sorted by name, so that one set of changed columns is one SQL text.
@@ -335,9 +360,9 @@ final class ContextWriter {
     /// consistent in memory, so it has the change too).
     func writeRelationships(_ object: ManagedObject, permanentIDs: [ObjectID: ObjectID]) throws {
         let name = object.entity.name
-        let shape = shape(object.entity)
+        let shape = shape(object.info)
         // Most saves change attributes only: nothing to do then.
-        guard object.changes.keys.contains(where: { shape.relationships[$0] != nil }) else { return }
+        guard object.changes.contains(where: { shape.relationships[$0.key] != nil }) else { return }
         let pk = (permanentIDs[object.objectID] ?? object.objectID).primaryKey
         // An unsaved object deleted before this save has no row: links to it are dropped.
         func key(_ id: ObjectID) -> Int64? {

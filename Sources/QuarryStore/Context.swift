@@ -50,6 +50,9 @@ public final class Context {
     var undoState = UndoState()
     /// Row SELECT lists by entity, planned once.
     var rowSelects: [String: RowSelect] = [:]
+    /// Entities with their properties resolved, by name (Context+Entities.swift).
+    var entityInfos: [String: EntityInfo] = [:]
+    var lastEntityInfo: EntityInfo?
     /// How many objects the registry held after the last eviction sweep.
     var evictionMark = 0
     /// The longest IN-list of keys one query binds (batches, prefetching):
@@ -74,8 +77,7 @@ public final class Context {
     /// row when first read. Never queries the store by itself.
     public func object(with id: ObjectID) -> ManagedObject {
         if let registered = registry[id] { return registered }
-        let entity = model.entity(named: id.entity) ?? Entity(name: id.entity)
-        let object = ManagedObject(id: id, entity: entity, context: self)
+        let object = ManagedObject(id: id, info: entityInfo(named: id.entity), context: self)
         registry[id] = object
         return object
     }
@@ -104,7 +106,7 @@ public final class Context {
             throw ContextError.unknownEntity(entityName, suggestion: Suggestions.closest(to: entityName, among: model.entityNames))
         }
         guard !entity.isAbstract else { throw ContextError.abstractEntity(entityName) }
-        let object = ManagedObject(id: TemporaryIDs.next(entity: entityName), entity: entity, context: self)
+        let object = ManagedObject(id: TemporaryIDs.next(entity: entityName), info: entityInfo(named: entityName), context: self)
         for a in entity.allAttributes(in: model) {
             object.changes[a.name] = .attribute(a.defaultValue ?? .null)
         }
@@ -145,9 +147,17 @@ public final class Context {
     /// Sets one property's current value, with no inverse maintenance: the
     /// single place every edit (and every undo of one) goes through.
     func setPrimitive(_ object: ManagedObject, _ key: String, _ value: PropertyValue) {
-        // Each dictionary read hashes the key: read each once (an edit of a
-        // clean object finds `changes` empty and skips it).
-        let saved = object.committed[key]
+        setPrimitive(object, key, value, saved: object.committed[key])
+    }
+
+    /// `setPrimitive` for a resolved property (its saved value is read from its slot).
+    func setPrimitive(_ object: ManagedObject, _ property: PropertyInfo, _ value: PropertyValue) {
+        setPrimitive(object, property.name, value, saved: object.committed[property])
+    }
+
+    private func setPrimitive(_ object: ManagedObject, _ key: String, _ value: PropertyValue, saved: PropertyValue?) {
+        // Each lookup by key costs: read each once (an edit of a clean
+        // object finds `changes` empty and skips it).
         let before = object.changes.isEmpty ? saved : object.changes[key] ?? saved
         if object.isInserted || saved == nil || saved != value {
             object.changes[key] = value
@@ -250,7 +260,7 @@ public final class Context {
             } else {
                 unannouncedUpdates.insert(object)
             }
-            object.changes = [:]
+            object.changes.removeAll()
             object.isInserted = false
             object.isDeleted = false
         }

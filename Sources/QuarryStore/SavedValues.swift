@@ -4,18 +4,32 @@
 // fetch, instead of a dictionary per object that hashes every name on the
 // way in. Properties outside the layout (relationships loaded later, values
 // of a row read by name) go to a small dictionary beside it. Reads and
-// writes look like a dictionary's: a nil slot is an absent key.
+// writes look like a dictionary's: a nil slot is an absent key. The layout
+// is the entity's (`EntityInfo.slots`), so a resolved property knows its
+// position and reads it without hashing its name.
 
-/// Property names → positions, shared by the objects filled by one plan.
+/// Property names → positions, shared by every object of one entity in a
+/// context (one thread: the memo below needs no lock).
 final class ValueSlots {
     let names: [String]
     let index: [String: Int]
+    // The name looked up last: loops over many objects use one key at a time.
+    private var lastName = ""
+    private var lastPosition: Int?
 
     init(names: [String]) {
         self.names = names
         var index: [String: Int] = [:]
         for (i, n) in names.enumerated() where index[n] == nil { index[n] = i }
         self.index = index
+    }
+
+    func position(of name: String) -> Int? {
+        if let lastPosition, name == lastName { return lastPosition }
+        guard let found = index[name] else { return nil }
+        lastName = name
+        lastPosition = found
+        return found
     }
 }
 
@@ -38,11 +52,23 @@ struct SavedValues: Sequence, ExpressibleByDictionaryLiteral {
 
     subscript(key: String) -> PropertyValue? {
         get {
-            if let slots, let i = slots.index[key] { return values[i] }
+            if let slots, let i = slots.position(of: key) { return values[i] }
             return others.isEmpty ? nil : others[key]
         }
         set {
-            if let slots, let i = slots.index[key] { values[i] = newValue } else { others[key] = newValue }
+            if let slots, let i = slots.position(of: key) { values[i] = newValue } else { others[key] = newValue }
+        }
+    }
+
+    /// The value of a resolved property: straight from its slot when these
+    /// values are laid out as its entity's (they are, for a filled object).
+    subscript(property: PropertyInfo) -> PropertyValue? {
+        get {
+            if let i = property.slot, slots === property.slots { return values[i] }
+            return self[property.name]
+        }
+        set {
+            if let i = property.slot, slots === property.slots { values[i] = newValue } else { self[property.name] = newValue }
         }
     }
 

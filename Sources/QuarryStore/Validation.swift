@@ -94,15 +94,19 @@ final class Validator {
     final class EntityRules {
         let entity: String
         /// Checked attributes (not transient, not derived), model order.
-        var attributes: [Attribute]
+        let attributes: [Attribute]
         /// Checked relationships (not transient), model order.
-        var relationships: [Relationship]
+        let relationships: [Relationship]
         /// Property name → position: attributes first, then relationships.
-        var position: [String: Int]
-        var denied: [Relationship]
+        let position: [String: Int]
+        let denied: [Relationship]
         /// Uniqueness constraints, own and inherited.
-        var constraints: [UniquenessConstraint]
-        var root: String
+        let constraints: [UniquenessConstraint]
+        let root: String
+        // The name looked up last: a big save changes the same property
+        // object after object, found again with a compare, not a hash.
+        private var lastName = ""
+        private var lastPosition: Int?
 
         init(entity: String, attributes: [Attribute], relationships: [Relationship], position: [String: Int],
              denied: [Relationship], constraints: [UniquenessConstraint], root: String) {
@@ -114,11 +118,20 @@ final class Validator {
             self.constraints = constraints
             self.root = root
         }
+
+        func position(of name: String) -> Int? {
+            if let lastPosition, name == lastName { return lastPosition }
+            guard let found = position[name] else { return nil }
+            lastName = name
+            lastPosition = found
+            return found
+        }
     }
 
-    func rules(for entity: Entity) -> EntityRules {
-        if let last = lastRules, last.entity == entity.name { return last }
-        if let known = rulesByEntity[entity.name] { lastRules = known; return known }
+    func rules(for info: EntityInfo) -> EntityRules {
+        if let last = lastRules, last.entity == info.name { return last }
+        if let known = rulesByEntity[info.name] { lastRules = known; return known }
+        let entity = info.entity
         let attributes = entity.allAttributes(in: model).filter { !$0.isTransient && $0.derivation == nil }
         let all = entity.allRelationships(in: model)
         let relationships = all.filter { !$0.isTransient }
@@ -154,7 +167,7 @@ final class Validator {
     /// Deny: the relationship must hold no object that is not itself being deleted.
     private func denials(_ object: ManagedObject) throws -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
-        for r in rules(for: object.entity).denied {
+        for r in rules(for: object.info).denied {
             let remaining = try related(object, r).filter { context.registeredObject(for: $0)?.isDeleted != true }
             if !remaining.isEmpty { failures.append(failure(object, r.name, .deleteDenied(related: remaining.count))) }
         }
@@ -170,36 +183,44 @@ final class Validator {
     }
 
     private func properties(of object: ManagedObject, into failures: inout [ValidationFailure]) throws {
-        let rules = rules(for: object.entity)
+        let rules = rules(for: object.info)
         // Unchanged saved values were valid when saved; only check what
         // changed (in model order, so failures are listed the same way).
-        let checked: [Int]
         if object.isInserted {
-            checked = Array(0..<(rules.attributes.count + rules.relationships.count))
-        } else if object.changes.count == 1, let only = rules.position[object.changes.first!.key] {
-            checked = [only]
+            for i in 0..<(rules.attributes.count + rules.relationships.count) { try check(i, of: object, rules, into: &failures) }
+        } else if let (key, value) = object.changes.only {
+            // The usual update, one changed property: checked from the value
+            // in hand (what `current` would return), with no list of positions.
+            guard let i = rules.position(of: key) else { return }
+            if i < rules.attributes.count, case .attribute(let v) = value {
+                if let reason = check(v, rules.attributes[i], entity: rules.entity) { failures.append(failure(object, rules.attributes[i].name, reason)) }
+            } else {
+                try check(i, of: object, rules, into: &failures)
+            }
         } else {
-            checked = object.changes.keys.compactMap { rules.position[$0] }.sorted()
+            for i in object.changes.keys.compactMap({ rules.position(of: $0) }).sorted() { try check(i, of: object, rules, into: &failures) }
         }
-        for i in checked {
-            if i < rules.attributes.count {
-                let a = rules.attributes[i]
-                guard case .attribute(let value) = try object.current(.attribute(a)) else { continue }
-                if let reason = check(value, a, entity: object.entity.name) { failures.append(failure(object, a.name, reason)) }
-                continue
-            }
-            let r = rules.relationships[i - rules.attributes.count]
-            let ids = try related(object, r).filter { context.registeredObject(for: $0)?.isDeleted != true }
-            if !r.isToMany {
-                if !r.isOptional && ids.isEmpty { failures.append(failure(object, r.name, .required)) }
-                continue
-            }
-            if ids.isEmpty && r.isOptional { continue }
-            if ids.count < r.minCount || (ids.isEmpty && !r.isOptional) {
-                failures.append(failure(object, r.name, .tooFewRelated(minimum: max(r.minCount, 1), count: ids.count)))
-            } else if let maximum = r.maxCount, ids.count > maximum {
-                failures.append(failure(object, r.name, .tooManyRelated(maximum: maximum, count: ids.count)))
-            }
+    }
+
+    /// Checks the property at `position` of `rules` (attributes first, then relationships).
+    private func check(_ position: Int, of object: ManagedObject, _ rules: EntityRules, into failures: inout [ValidationFailure]) throws {
+        if position < rules.attributes.count {
+            let a = rules.attributes[position]
+            guard case .attribute(let value) = try object.current(attribute: a) else { return }
+            if let reason = check(value, a, entity: rules.entity) { failures.append(failure(object, a.name, reason)) }
+            return
+        }
+        let r = rules.relationships[position - rules.attributes.count]
+        let ids = try related(object, r).filter { context.registeredObject(for: $0)?.isDeleted != true }
+        if !r.isToMany {
+            if !r.isOptional && ids.isEmpty { failures.append(failure(object, r.name, .required)) }
+            return
+        }
+        if ids.isEmpty && r.isOptional { return }
+        if ids.count < r.minCount || (ids.isEmpty && !r.isOptional) {
+            failures.append(failure(object, r.name, .tooFewRelated(minimum: max(r.minCount, 1), count: ids.count)))
+        } else if let maximum = r.maxCount, ids.count > maximum {
+            failures.append(failure(object, r.name, .tooManyRelated(maximum: maximum, count: ids.count)))
         }
     }
 
@@ -226,9 +247,8 @@ final class Validator {
         case .data(let bytes):
             if let reason = length(bytes.count, a) { return reason }
         case .int, .double, .date:
-            let x = SortOrder.number(stored)
-            if let m = a.minimum, x < SortOrder.number(m) { return .tooSmall(minimum: m) }
-            if let m = a.maximum, x > SortOrder.number(m) { return .tooLarge(maximum: m) }
+            if let m = a.minimum, SortOrder.number(stored) < SortOrder.number(m) { return .tooSmall(minimum: m) }
+            if let m = a.maximum, SortOrder.number(stored) > SortOrder.number(m) { return .tooLarge(maximum: m) }
         default:
             break
         }
@@ -267,7 +287,7 @@ final class Validator {
             return index
         }
         for object in objects {
-            let rules = rules(for: object.entity)
+            let rules = rules(for: object.info)
             guard !rules.constraints.isEmpty else { continue }
             let entity = object.entity
             for constraint in rules.constraints {

@@ -1,0 +1,78 @@
+// A managed object's unsaved values, by property name. Most edited objects
+// carry one change (a save of 500k objects that each had one attribute set
+// is the common bulk case), so the first change sits inline in the object
+// and only a second one brings in a dictionary: an edit of a clean object
+// then allocates nothing, hashes nothing (a key is compared with `==`, which
+// for the short names of properties is a compare of two words) and frees
+// nothing when the save clears it. Reads and writes look like a
+// dictionary's: assigning nil removes a key. The order of iteration is not
+// specified, as a dictionary's is not.
+
+struct ChangedValues: Sequence, ExpressibleByDictionaryLiteral {
+    /// The only change, while there is at most one (`table` is then empty).
+    private var single: (key: String, value: PropertyValue)?
+    /// Every change, once there have been two at the same time.
+    private var table: [String: PropertyValue] = [:]
+
+    init() {}
+
+    init(dictionaryLiteral elements: (String, PropertyValue)...) {
+        for (key, value) in elements { self[key] = value }
+    }
+
+    var isEmpty: Bool { single == nil && table.isEmpty }
+    var count: Int { single == nil ? table.count : 1 }
+
+    /// The one change of an object that has exactly one (else nil).
+    var only: (key: String, value: PropertyValue)? {
+        single ?? (table.count == 1 ? table.first.map { ($0.key, $0.value) } : nil)
+    }
+
+    subscript(key: String) -> PropertyValue? {
+        get {
+            if let single { return single.key == key ? single.value : nil }
+            return table.isEmpty ? nil : table[key]
+        }
+        set {
+            if table.isEmpty {
+                if single == nil || single!.key == key {
+                    single = newValue.map { (key, $0) }
+                    return
+                }
+                guard let newValue else { return }
+                // A second key: both move to the dictionary.
+                table = [single!.key: single!.value, key: newValue]
+                single = nil
+            } else {
+                table[key] = newValue
+            }
+        }
+    }
+
+    var keys: [String] { map(\.key) }
+
+    func contains(key: String) -> Bool { self[key] != nil }
+
+    mutating func removeAll() {
+        single = nil
+        if !table.isEmpty { table = [:] }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(single: single, rest: table.makeIterator())
+    }
+
+    struct Iterator: IteratorProtocol {
+        var single: (key: String, value: PropertyValue)?
+        var rest: Dictionary<String, PropertyValue>.Iterator
+
+        mutating func next() -> (key: String, value: PropertyValue)? {
+            if let s = single {
+                single = nil
+                return s
+            }
+            guard let (key, value) = rest.next() else { return nil }
+            return (key, value)
+        }
+    }
+}
