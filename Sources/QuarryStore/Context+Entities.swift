@@ -22,8 +22,9 @@ final class EntityInfo {
     /// Names that are attributes in `slots` (the to-ones follow them).
     let attributeSlotCount: Int
     private let byName: [String: PropertyInfo]
-    private var lastKey = ""
-    private var lastFound: PropertyInfo?
+    // Unchecked: per context, one thread, short accesses (see ContextObject.swift).
+    @exclusivity(unchecked) private var lastKey = ""
+    @exclusivity(unchecked) private var lastFound: PropertyInfo?
 
     init(entity: Entity, model: Model, mapping: StoreMapping) {
         self.entity = entity

@@ -208,13 +208,13 @@ final class ContextWriter {
     let mapping: StoreMapping
     let model: Model
     private var shapes: [String: EntityShape] = [:]
-    private var lastShape: EntityShape?
+    @exclusivity(unchecked) private var lastShape: EntityShape?
     private var updates: [UpdateKey: ([Value]) throws -> Void] = [:]
-    private var lastUpdate: (key: UpdateKey, run: ([Value]) throws -> Void)?
+    @exclusivity(unchecked) private var lastUpdate: (key: UpdateKey, run: ([Value]) throws -> Void)?
     private var cleanups: [String: [String]] = [:]
     /// Reused for every object's UPDATE, rather than two new arrays each.
-    private var columns: [String] = []
-    private var arguments: [Value] = []
+    @exclusivity(unchecked) private var columns: [String] = []
+    @exclusivity(unchecked) private var arguments: [Value] = []
 
     init(context: Context) {
         self.context = context
@@ -233,8 +233,8 @@ final class ContextWriter {
         let relationships: [String: Relationship]
         // The attribute looked up last (a big save changes the same one
         // object after object): found again with a compare, not a hash.
-        private var lastName = ""
-        private var lastFound: AttributeColumn?
+        @exclusivity(unchecked) private var lastName = ""
+        @exclusivity(unchecked) private var lastFound: AttributeColumn?
 
         init(entity: String, table: String?, attributes: [String: AttributeColumn],
              relationships: [String: Relationship]) {
@@ -256,11 +256,13 @@ final class ContextWriter {
     /// A stored attribute and its quoted column (a class: looking one up
     /// hands back a reference, not a copy of the `Attribute` struct).
     private final class AttributeColumn {
-        let attribute: Attribute
+        let name: String
+        let type: AttributeType
         let column: String
 
         init(_ attribute: Attribute, _ column: String) {
-            self.attribute = attribute
+            self.name = attribute.name
+            self.type = attribute.type
             self.column = column
         }
     }
@@ -323,7 +325,7 @@ final class ContextWriter {
         func add(_ property: String, _ value: PropertyValue) throws {
             guard let target = shape.attribute(property), case .attribute(let v) = value else { others = true; return }
             columns.append(target.column)
-            arguments.append(try StoreValues.storable(v, for: target.attribute, entity: shape.entity))
+            arguments.append(try StoreValues.storable(v, type: target.type, key: target.name, entity: shape.entity))
         }
         if let (property, value) = object.changes.only {
             try add(property, value)

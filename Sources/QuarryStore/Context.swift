@@ -33,26 +33,28 @@ public final class Context {
     /// Uniquing: the one object for each ID in this context (clean objects
     /// only the registry references may be evicted; see Context+Eviction.swift).
     var registry: [ObjectID: ManagedObject] = [:]
+    // Exclusivity checks are off for the bookkeeping every edit and save
+    // touches (see ContextObject.swift for why that is safe and worth it).
     /// Objects with unsaved changes, in the order they first changed.
-    var pending = PendingObjects()
+    @exclusivity(unchecked) var pending = PendingObjects()
     /// Deleted objects whose delete rules have not been applied yet.
     var unpropagatedDeletes: [ManagedObject] = []
     /// Changes not yet announced by an `objectsDidChange` event.
     var unannounced = ContextChanges()
     /// Saved objects updated since the last announcement (kept apart from
     /// `unannounced.updated`: noted on every edit, so it must be cheap).
-    var unannouncedUpdates = UnannouncedUpdates()
+@exclusivity(unchecked) var unannouncedUpdates = UnannouncedUpdates()
     var observers: [Int: (ContextEvent) -> Void] = [:]
     /// While `merge(changes:)` announces a merge: the changes merged (a
     /// results controller also judges objects this context never loaded).
     var mergingChanges: ContextChanges?
     var nextObserver = 0
-    var undoState = UndoState()
+@exclusivity(unchecked) var undoState = UndoState()
     /// Row SELECT lists by entity, planned once.
     var rowSelects: [String: RowSelect] = [:]
     /// Entities with their properties resolved, by name (Context+Entities.swift).
-    var entityInfos: [String: EntityInfo] = [:]
-    var lastEntityInfo: EntityInfo?
+    @exclusivity(unchecked) var entityInfos: [String: EntityInfo] = [:]
+    @exclusivity(unchecked) var lastEntityInfo: EntityInfo?
     /// How many objects the registry held after the last eviction sweep.
     var evictionMark = 0
     /// The longest IN-list of keys one query binds (batches, prefetching):

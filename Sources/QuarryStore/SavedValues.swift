@@ -14,8 +14,9 @@ final class ValueSlots {
     let names: [String]
     let index: [String: Int]
     // The name looked up last: loops over many objects use one key at a time.
-    private var lastName = ""
-    private var lastPosition: Int?
+    // Unchecked exclusivity: one context, one thread, short accesses (ContextObject.swift).
+    @exclusivity(unchecked) private var lastName = ""
+    @exclusivity(unchecked) private var lastPosition: Int?
 
     init(names: [String]) {
         self.names = names

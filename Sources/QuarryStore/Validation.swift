@@ -82,7 +82,7 @@ final class Validator {
     let model: Model
     private var rulesByEntity: [String: EntityRules] = [:]
     /// The rules used last: consecutive objects nearly always share them.
-    private var lastRules: EntityRules?
+    @exclusivity(unchecked) private var lastRules: EntityRules?
 
     init(context: Context) {
         self.context = context
@@ -94,7 +94,7 @@ final class Validator {
     final class EntityRules {
         let entity: String
         /// Checked attributes (not transient, not derived), model order.
-        let attributes: [Attribute]
+        let attributes: [CheckedAttribute]
         /// Checked relationships (not transient), model order.
         let relationships: [Relationship]
         /// Property name → position: attributes first, then relationships.
@@ -105,10 +105,10 @@ final class Validator {
         let root: String
         // The name looked up last: a big save changes the same property
         // object after object, found again with a compare, not a hash.
-        private var lastName = ""
-        private var lastPosition: Int?
+        @exclusivity(unchecked) private var lastName = ""
+        @exclusivity(unchecked) private var lastPosition: Int?
 
-        init(entity: String, attributes: [Attribute], relationships: [Relationship], position: [String: Int],
+        init(entity: String, attributes: [CheckedAttribute], relationships: [Relationship], position: [String: Int],
              denied: [Relationship], constraints: [UniquenessConstraint], root: String) {
             self.entity = entity
             self.attributes = attributes
@@ -132,7 +132,7 @@ final class Validator {
         if let last = lastRules, last.entity == info.name { return last }
         if let known = rulesByEntity[info.name] { lastRules = known; return known }
         let entity = info.entity
-        let attributes = entity.allAttributes(in: model).filter { !$0.isTransient && $0.derivation == nil }
+        let attributes = entity.allAttributes(in: model).filter { !$0.isTransient && $0.derivation == nil }.map(CheckedAttribute.init)
         let all = entity.allRelationships(in: model)
         let relationships = all.filter { !$0.isTransient }
         var position: [String: Int] = [:]
@@ -193,7 +193,8 @@ final class Validator {
             // in hand (what `current` would return), with no list of positions.
             guard let i = rules.position(of: key) else { return }
             if i < rules.attributes.count, case .attribute(let v) = value {
-                if let reason = check(v, rules.attributes[i], entity: rules.entity) { failures.append(failure(object, rules.attributes[i].name, reason)) }
+                let a = rules.attributes[i]
+                if let reason = check(v, a, entity: rules.entity) { failures.append(failure(object, a.name, reason)) }
             } else {
                 try check(i, of: object, rules, into: &failures)
             }
@@ -206,7 +207,7 @@ final class Validator {
     private func check(_ position: Int, of object: ManagedObject, _ rules: EntityRules, into failures: inout [ValidationFailure]) throws {
         if position < rules.attributes.count {
             let a = rules.attributes[position]
-            guard case .attribute(let value) = try object.current(attribute: a) else { return }
+            guard case .attribute(let value) = try object.current(attribute: a.attribute) else { return }
             if let reason = check(value, a, entity: rules.entity) { failures.append(failure(object, a.name, reason)) }
             return
         }
@@ -225,17 +226,20 @@ final class Validator {
     }
 
     /// The first thing wrong with an attribute's value, if any.
-    func check(_ value: Value, _ a: Attribute, entity: String) -> ValidationReason? {
+    func check(_ value: Value, _ a: CheckedAttribute, entity: String) -> ValidationReason? {
         if value.isNull { return a.isOptional ? nil : .required }
         let stored: Value
         do {
-            stored = try StoreValues.storable(value, for: a, entity: entity)
+            stored = try StoreValues.storable(value, type: a.type, key: a.name, entity: entity)
         } catch {
             return .typeMismatch(expected: a.type.rawValue, got: value.typeName)
         }
-        if let range = a.type.integerRange, case .int(let i) = stored, !range.contains(i) {
+        if let range = a.integerRange, case .int(let i) = stored, !range.contains(i) {
             return i < range.lowerBound ? .tooSmall(minimum: .int(range.lowerBound)) : .tooLarge(maximum: .int(range.upperBound))
         }
+        // Most attributes declare no bounds and no pattern: nothing more to check.
+        guard a.hasMore else { return nil }
+        let a = a.attribute
         switch stored {
         case .string(let s):
             if let reason = length(s.utf16.count, a) { return reason }
@@ -356,6 +360,27 @@ final class Validator {
 
     private static func insertionOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
         Context.insertionOrder(a.objectID, b.objectID)
+    }
+}
+
+/// An attribute as validation reads it (a class, so that reading one per
+/// object copies no `Attribute`), with what its checks need at hand.
+final class CheckedAttribute {
+    let attribute: Attribute
+    let name: String
+    let type: AttributeType
+    let isOptional: Bool
+    let integerRange: ClosedRange<Int64>?
+    /// It has bounds or a pattern: checks beyond type and integer range.
+    let hasMore: Bool
+
+    init(_ attribute: Attribute) {
+        self.attribute = attribute
+        name = attribute.name
+        type = attribute.type
+        isOptional = attribute.isOptional
+        integerRange = attribute.type.integerRange
+        hasMore = attribute.minimum != nil || attribute.maximum != nil || attribute.regularExpression != nil
     }
 }
 
