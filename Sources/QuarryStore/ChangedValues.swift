@@ -9,10 +9,12 @@
 // specified, as a dictionary's is not.
 
 struct ChangedValues: Sequence, ExpressibleByDictionaryLiteral {
+    // Not private: `ManagedObject.onlyChange` reads the fields one by one
+    // (a read of the whole struct out of the object would copy it).
     /// The only change, while there is at most one (`table` is then empty).
-    private var single: (key: String, value: PropertyValue)?
+    fileprivate(set) var single: (key: String, value: PropertyValue)?
     /// Every change, once there have been two at the same time.
-    private var table: [String: PropertyValue] = [:]
+    fileprivate(set) var table: [String: PropertyValue] = [:]
 
     init() {}
 
@@ -22,11 +24,6 @@ struct ChangedValues: Sequence, ExpressibleByDictionaryLiteral {
 
     var isEmpty: Bool { single == nil && table.isEmpty }
     var count: Int { single == nil ? table.count : 1 }
-
-    /// The one change of an object that has exactly one (else nil).
-    var only: (key: String, value: PropertyValue)? {
-        single ?? (table.count == 1 ? table.first.map { ($0.key, $0.value) } : nil)
-    }
 
     subscript(key: String) -> PropertyValue? {
         get {
@@ -58,6 +55,14 @@ struct ChangedValues: Sequence, ExpressibleByDictionaryLiteral {
         if !table.isEmpty { table = [:] }
     }
 
+    /// Empties the changes, handing over the one change there was (nil
+    /// when there were none or several: those stay, for the caller to iterate).
+    mutating func takeSingle() -> (key: String, value: PropertyValue)? {
+        guard table.isEmpty, let taken = single else { return nil }
+        single = nil
+        return taken
+    }
+
     func makeIterator() -> Iterator {
         Iterator(single: single, rest: table.makeIterator())
     }
@@ -74,5 +79,13 @@ struct ChangedValues: Sequence, ExpressibleByDictionaryLiteral {
             guard let (key, value) = rest.next() else { return nil }
             return (key, value)
         }
+    }
+}
+
+extension ManagedObject {
+    /// The object's one change, when it has exactly one, read in place.
+    var onlyChange: (key: String, value: PropertyValue)? {
+        if let single = changes.single { return single }
+        return changes.table.count == 1 ? changes.table.first.map { ($0.key, $0.value) } : nil
     }
 }

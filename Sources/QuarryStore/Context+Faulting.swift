@@ -82,12 +82,15 @@ extension Context {
     final class FillPlan {
         let info: EntityInfo
         let layout: ObjectLayout
-        var attributes: [(name: String, index: Int?)] = []
-        var toOnes: [(name: String, index: Int?, exact: String?)] = []
+        /// Where each attribute's value sits in the layout (nil: not selected).
+        let attributes: [Int?]
+        let toOnes: [(name: String, index: Int?, exact: String?)]
 
-        init(info: EntityInfo, layout: ObjectLayout) {
+        init(info: EntityInfo, layout: ObjectLayout, attributes: [Int?], toOnes: [(name: String, index: Int?, exact: String?)]) {
             self.info = info
             self.layout = layout
+            self.attributes = attributes
+            self.toOnes = toOnes
         }
 
         var entity: Entity { info.entity }
@@ -97,15 +100,16 @@ extension Context {
     /// the attributes, then the to-ones, in the order of the plan's lists.
     func fillPlan(_ info: EntityInfo, _ layout: ObjectLayout) -> FillPlan {
         let entity = info.entity
-        let plan = FillPlan(info: info, layout: layout)
+        var attributes: [Int?] = []
         for a in entity.allAttributes(in: model) where !a.isTransient {
-            plan.attributes.append((a.name, layout.index[a.name]))
+            attributes.append(layout.index[a.name])
         }
+        var toOnes: [(name: String, index: Int?, exact: String?)] = []
         for r in entity.allRelationships(in: model) where !r.isToMany {
             guard case .foreignKey? = store.mapping.storage(of: r.name, of: entity.name) else { continue }
-            plan.toOnes.append((r.name, layout.index[r.name] ?? layout.index["_fk_" + r.name], exactEntity(r.destination)))
+            toOnes.append((r.name, layout.index[r.name] ?? layout.index["_fk_" + r.name], exactEntity(r.destination)))
         }
-        return plan
+        return FillPlan(info: info, layout: layout, attributes: attributes, toOnes: toOnes)
     }
 
     /// Fills a fault from a stored object's values (columns of sibling
@@ -117,22 +121,29 @@ extension Context {
     /// Fills a fault by `plan`, reading the value at each layout position
     /// with `value` (from a stored object, or from the current row).
     func fill(_ object: ManagedObject, _ plan: FillPlan, _ value: (Int) -> Value) {
-        var values = ContiguousArray<PropertyValue?>()
-        values.reserveCapacity(plan.attributes.count + plan.toOnes.count)
-        for (_, index) in plan.attributes {
-            values.append(.attribute(index.map(value) ?? .null))
-        }
-        for (name, index, exact) in plan.toOnes {
-            if let index, case .int(let pk) = value(index) {
-                if let exact {
-                    values.append(.toOne(ObjectID(entity: exact, primaryKey: pk)))
-                } else {
-                    values.append(nil)
-                    object.unresolvedKeys[name] = pk
-                }
-            } else {
-                values.append(.toOne(nil))
+        let attributes = plan.attributes, toOnes = plan.toOnes
+        // Built in place, at its final size: one allocation, no appends.
+        let values = ContiguousArray<PropertyValue?>(unsafeUninitializedCapacity: attributes.count + toOnes.count) { buffer, count in
+            // An entity with nothing stored in its row has no buffer at all.
+            guard var slot = buffer.baseAddress else { count = 0; return }
+            for index in attributes {
+                slot.initialize(to: .attribute(index.map(value) ?? .null))
+                slot += 1
             }
+            for (name, index, exact) in toOnes {
+                if let index, case .int(let pk) = value(index) {
+                    if let exact {
+                        slot.initialize(to: .toOne(ObjectID(entity: exact, primaryKey: pk)))
+                    } else {
+                        slot.initialize(to: nil)
+                        object.unresolvedKeys[name] = pk
+                    }
+                } else {
+                    slot.initialize(to: .toOne(nil))
+                }
+                slot += 1
+            }
+            count = attributes.count + toOnes.count
         }
         var saved = SavedValues(slots: plan.info.slots, values: values)
         // A fault may already know relationships it loaded before its row:

@@ -172,6 +172,10 @@ extension Context {
         }
         for object in updated {
             // It may still be a fault (only a relationship of it changed).
+            if let (key, value) = object.changes.takeSingle() {
+                object.committed[key] = value
+                continue
+            }
             for (key, value) in object.changes { object.committed[key] = value }
             object.changes.removeAll()
         }
@@ -213,6 +217,9 @@ final class ContextWriter {
     @exclusivity(unchecked) private var lastUpdate: (key: UpdateKey, run: ([Value]) throws -> Void)?
     private var cleanups: [String: [String]] = [:]
     /// Reused for every object's UPDATE, rather than two new arrays each.
+    /// The single-attribute UPDATE used last, and its reused arguments.
+    @exclusivity(unchecked) private var lastSingle: (shape: EntityShape, column: AttributeColumn, run: ([Value]) throws -> Void)?
+    @exclusivity(unchecked) private var pair: [Value] = [.null, .null]
     @exclusivity(unchecked) private var columns: [String] = []
     @exclusivity(unchecked) private var arguments: [Value] = []
 
@@ -319,6 +326,24 @@ final class ContextWriter {
     /// other changes too (relationships: `writeRelationships` has work).
     func writeAttributes(_ object: ManagedObject) throws -> Bool {
         let shape = shape(object.info)
+        if let (property, value) = object.onlyChange {
+            // The usual object of a big save: one changed attribute, the same
+            // column as the object before, so the same UPDATE; its two
+            // arguments are written into one reused array.
+            guard let target = shape.attribute(property), case .attribute(let v) = value else { return true }
+            let stored = try StoreValues.storable(v, type: target.type, key: target.name, entity: shape.entity)
+            if let last = lastSingle, last.shape === shape, last.column === target {
+                pair[0] = stored
+                pair[1] = .int(object.objectID.primaryKey)
+                try last.run(pair)
+                return false
+            }
+            try update(shape, [target.column], [stored, .int(object.objectID.primaryKey)])
+            if let last = lastUpdate, last.key.entity == shape.entity, last.key.columns == [target.column] {
+                lastSingle = (shape, target, last.run)
+            }
+            return false
+        }
         columns.removeAll(keepingCapacity: true)
         arguments.removeAll(keepingCapacity: true)
         var others = false
@@ -327,12 +352,8 @@ final class ContextWriter {
             columns.append(target.column)
             arguments.append(try StoreValues.storable(v, type: target.type, key: target.name, entity: shape.entity))
         }
-        if let (property, value) = object.changes.only {
-            try add(property, value)
-        } else {
-            // Sorted by name, so that one set of changed columns is one SQL text.
-            for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) { try add(property, value) }
-        }
+        // Sorted by name, so that one set of changed columns is one SQL text.
+        for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) { try add(property, value) }
         arguments.append(.int(object.objectID.primaryKey))
         try update(shape, columns, arguments)
         return others

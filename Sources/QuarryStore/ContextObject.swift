@@ -47,7 +47,7 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     let info: EntityInfo
     public var entity: Entity { info.entity }
     /// The context the object lives in; nil after `reset()` or once its deletion is saved.
-    public internal(set) weak var context: Context?
+    @exclusivity(unchecked) public internal(set) weak var context: Context?
     /// Saved values loaded so far, by property name.
 @exclusivity(unchecked) var committed: SavedValues = [:]
     /// Whether the row (attributes and owned to-one keys) has been loaded.

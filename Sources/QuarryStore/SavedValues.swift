@@ -74,7 +74,7 @@ struct SavedValues: Sequence, ExpressibleByDictionaryLiteral {
     }
 
     /// No value at all (a fault that never loaded anything).
-    var isEmpty: Bool { others.isEmpty && !values.contains { $0 != nil } }
+    var isEmpty: Bool { others.isEmpty && (values.isEmpty || !values.contains { $0 != nil }) }
 
     func makeIterator() -> Iterator {
         Iterator(names: slots?.names ?? [], values: values, others: others.makeIterator())

@@ -188,7 +188,7 @@ final class Validator {
         // changed (in model order, so failures are listed the same way).
         if object.isInserted {
             for i in 0..<(rules.attributes.count + rules.relationships.count) { try check(i, of: object, rules, into: &failures) }
-        } else if let (key, value) = object.changes.only {
+        } else if let (key, value) = object.onlyChange {
             // The usual update, one changed property: checked from the value
             // in hand (what `current` would return), with no list of positions.
             guard let i = rules.position(of: key) else { return }
