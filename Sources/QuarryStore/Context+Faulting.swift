@@ -86,11 +86,25 @@ extension Context {
         let attributes: [Int?]
         let toOnes: [(name: String, index: Int?, exact: String?)]
 
+        /// Where the objects filled last keep their values (Unchecked: one context, one thread).
+        @exclusivity(unchecked) private var block: ValueBlock?
+
         init(info: EntityInfo, layout: ObjectLayout, attributes: [Int?], toOnes: [(name: String, index: Int?, exact: String?)]) {
             self.info = info
             self.layout = layout
             self.attributes = attributes
             self.toOnes = toOnes
+            assert(attributes.count + toOnes.count == info.slots.names.count, "a fill plan laid out unlike its entity's slots")
+        }
+
+        /// Room for one more object's values: the current block's next row,
+        /// or the first of a new block twice the size of the last.
+        func claimRow() -> (ValueBlock, Int) {
+            if let block, !block.isFull { return (block, block.claim()) }
+            let rows = block.map { min($0.rows * 2, ValueBlock.maxRows) } ?? 4
+            let fresh = ValueBlock(slots: info.slots, rows: rows)
+            block = fresh
+            return (fresh, fresh.claim())
         }
 
         var entity: Entity { info.entity }
@@ -122,30 +136,28 @@ extension Context {
     /// with `value` (from a stored object, or from the current row).
     func fill(_ object: ManagedObject, _ plan: FillPlan, _ value: (Int) -> Value) {
         let attributes = plan.attributes, toOnes = plan.toOnes
-        // Built in place, at its final size: one allocation, no appends.
-        let values = ContiguousArray<PropertyValue?>(unsafeUninitializedCapacity: attributes.count + toOnes.count) { buffer, count in
-            // An entity with nothing stored in its row has no buffer at all.
-            guard var slot = buffer.baseAddress else { count = 0; return }
+        let (block, base) = plan.claimRow()
+        // Written in place (the block's slots start out nil).
+        block.values.withUnsafeMutableBufferPointer { buffer in
+            var i = base
             for index in attributes {
-                slot.initialize(to: .attribute(index.map(value) ?? .null))
-                slot += 1
+                buffer[i] = .attribute(index.map(value) ?? .null)
+                i += 1
             }
             for (name, index, exact) in toOnes {
                 if let index, case .int(let pk) = value(index) {
                     if let exact {
-                        slot.initialize(to: .toOne(ObjectID(entity: exact, primaryKey: pk)))
+                        buffer[i] = .toOne(ObjectID(entity: exact, primaryKey: pk))
                     } else {
-                        slot.initialize(to: nil)
                         object.unresolvedKeys[name] = pk
                     }
                 } else {
-                    slot.initialize(to: .toOne(nil))
+                    buffer[i] = .toOne(nil)
                 }
-                slot += 1
+                i += 1
             }
-            count = attributes.count + toOnes.count
         }
-        var saved = SavedValues(slots: plan.info.slots, values: values)
+        var saved = SavedValues(block: block, base: base)
         // A fault may already know relationships it loaded before its row:
         // they stay, as the row's values would not replace them.
         if !object.committed.isEmpty {

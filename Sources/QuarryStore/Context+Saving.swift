@@ -70,12 +70,18 @@ extension Context {
         // Everything below runs inside the transaction and only computes;
         // the context is changed after COMMIT.
         var inserted: [ManagedObject] = [], updated: [ManagedObject] = [], deleted: [ManagedObject] = [], dropped: [ManagedObject] = []
-        for object in objects {
-            switch (object.isInserted, object.isDeleted) {
-            case (true, false): inserted.append(object)
-            case (false, false): updated.append(object)
-            case (false, true): deleted.append(object)
-            case (true, true): dropped.append(object)
+        if !objects.contains(where: { $0.isInserted || $0.isDeleted }) {
+            // Updates only (a bulk edit): the list itself, not a copy built
+            // by appending (and retaining) each object again.
+            updated = objects
+        } else {
+            for object in objects {
+                switch (object.isInserted, object.isDeleted) {
+                case (true, false): inserted.append(object)
+                case (false, false): updated.append(object)
+                case (false, true): deleted.append(object)
+                case (true, true): dropped.append(object)
+                }
             }
         }
         var permanent: [ObjectID: ObjectID] = [:]

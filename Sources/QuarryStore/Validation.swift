@@ -148,16 +148,24 @@ final class Validator {
     }
 
     func validate(_ objects: [ManagedObject]) throws -> [ValidationFailure] {
+        // One pass over the objects (each visit of 500k objects scattered in
+        // memory costs), the failures listed as before: denials of deletes
+        // first, then properties, then uniqueness.
+        var denied: [ValidationFailure] = []
         var failures: [ValidationFailure] = []
-        for object in objects where object.isDeleted && !object.isInserted {
-            failures += try denials(object)
+        var anyDeleted = false
+        for object in objects {
+            if object.isDeleted {
+                anyDeleted = true
+                if !object.isInserted { denied += try denials(object) }
+            } else {
+                try properties(of: object, into: &failures)
+            }
         }
-        let live = objects.filter { !$0.isDeleted }
-        for object in live {
-            try properties(of: object, into: &failures)
+        if model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }) {
+            failures += try uniqueness(anyDeleted ? objects.filter { !$0.isDeleted } : objects)
         }
-        failures += try uniqueness(live)
-        return failures
+        return denied.isEmpty ? failures : denied + failures
     }
 
     private func failure(_ object: ManagedObject, _ property: String, _ reason: ValidationReason) -> ValidationFailure {
@@ -272,7 +280,7 @@ final class Validator {
         var failures: [ValidationFailure] = []
         // Constraints are inherited, so an entity has some only if one of
         // the model's declares some: most models have none, and a save of
-        // 500k objects then skips a pass over them all.
+        // 500k objects then skips a pass over them all (`validate` checks first).
         guard model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }) else { return failures }
         let mapping = context.store.mapping
         // Pending objects by constrained values, per hierarchy and
