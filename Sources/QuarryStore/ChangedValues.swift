@@ -55,12 +55,16 @@ struct ChangedValues: Sequence, ExpressibleByDictionaryLiteral {
         if !table.isEmpty { table = [:] }
     }
 
-    /// Empties the changes, handing over the one change there was (nil
-    /// when there were none or several: those stay, for the caller to iterate).
+    /// Empties the changes when there is exactly one, handing it over (nil
+    /// when there are none or several: those stay, for the caller to iterate).
     mutating func takeSingle() -> (key: String, value: PropertyValue)? {
-        guard table.isEmpty, let taken = single else { return nil }
-        single = nil
-        return taken
+        if let taken = single {
+            single = nil
+            return taken
+        }
+        guard table.count == 1, let (key, value) = table.first else { return nil }
+        table = [:]
+        return (key, value)
     }
 
     func makeIterator() -> Iterator {

@@ -175,12 +175,15 @@ extension Context {
             let fillPlan = self.plan(entity: entity, layout: layout, in: &plans)
             let object = ManagedObject(id: id, info: fillPlan.info, context: self)
             fill(object, fillPlan) { row[$0 + 2] }
-            created.append(object)
+            // With an empty registry every row made a new object: `objects`
+            // is the list of them, with no second array to fill and free.
+            if lookUp { created.append(object) }
             objects.append(object)
         }
-        registry.reserveCapacity(registry.count + created.count)
+        let new = lookUp ? created : objects
+        registry.reserveCapacity(registry.count + new.count)
         var repeated = false
-        for object in created {
+        for object in new {
             if let first = registry.updateValue(object, forKey: object.objectID) {
                 // The same row twice in one result: the first object stays.
                 registry[object.objectID] = first
