@@ -80,31 +80,50 @@ extension Context {
     /// A class: it is handed around once per row, and copying a struct of
     /// arrays would retain and release each of them every time.
     final class FillPlan {
-        let entity: Entity
+        let info: EntityInfo
         let layout: ObjectLayout
-        var attributes: [(name: String, index: Int?)] = []
-        var toOnes: [(name: String, index: Int?, exact: String?)] = []
-        /// How the filled objects lay out their saved values: the
-        /// attributes, then the to-ones, in the order above.
-        var slots = ValueSlots(names: [])
+        /// Where each attribute's value sits in the layout (nil: not selected).
+        let attributes: [Int?]
+        let toOnes: [(name: String, index: Int?, exact: String?)]
 
-        init(entity: Entity, layout: ObjectLayout) {
-            self.entity = entity
+        /// Where the objects filled last keep their values (Unchecked: one context, one thread).
+        @exclusivity(unchecked) private var block: ValueBlock?
+
+        init(info: EntityInfo, layout: ObjectLayout, attributes: [Int?], toOnes: [(name: String, index: Int?, exact: String?)]) {
+            self.info = info
             self.layout = layout
+            self.attributes = attributes
+            self.toOnes = toOnes
+            assert(attributes.count + toOnes.count == info.slots.names.count, "a fill plan laid out unlike its entity's slots")
         }
+
+        /// Room for one more object's values: the current block's next row,
+        /// or the first of a new block twice the size of the last.
+        func claimRow() -> (ValueBlock, Int) {
+            if let block, !block.isFull { return (block, block.claim()) }
+            let rows = block.map { min($0.rows * 2, ValueBlock.maxRows) } ?? 4
+            let fresh = ValueBlock(slots: info.slots, rows: rows)
+            block = fresh
+            return (fresh, fresh.claim())
+        }
+
+        var entity: Entity { info.entity }
     }
 
-    func fillPlan(_ entity: Entity, _ layout: ObjectLayout) -> FillPlan {
-        let plan = FillPlan(entity: entity, layout: layout)
+    /// The filled objects lay out their saved values as `info.slots` says:
+    /// the attributes, then the to-ones, in the order of the plan's lists.
+    func fillPlan(_ info: EntityInfo, _ layout: ObjectLayout) -> FillPlan {
+        let entity = info.entity
+        var attributes: [Int?] = []
         for a in entity.allAttributes(in: model) where !a.isTransient {
-            plan.attributes.append((a.name, layout.index[a.name]))
+            attributes.append(layout.index[a.name])
         }
+        var toOnes: [(name: String, index: Int?, exact: String?)] = []
         for r in entity.allRelationships(in: model) where !r.isToMany {
             guard case .foreignKey? = store.mapping.storage(of: r.name, of: entity.name) else { continue }
-            plan.toOnes.append((r.name, layout.index[r.name] ?? layout.index["_fk_" + r.name], exactEntity(r.destination)))
+            toOnes.append((r.name, layout.index[r.name] ?? layout.index["_fk_" + r.name], exactEntity(r.destination)))
         }
-        plan.slots = ValueSlots(names: plan.attributes.map(\.name) + plan.toOnes.map(\.name))
-        return plan
+        return FillPlan(info: info, layout: layout, attributes: attributes, toOnes: toOnes)
     }
 
     /// Fills a fault from a stored object's values (columns of sibling
@@ -116,24 +135,29 @@ extension Context {
     /// Fills a fault by `plan`, reading the value at each layout position
     /// with `value` (from a stored object, or from the current row).
     func fill(_ object: ManagedObject, _ plan: FillPlan, _ value: (Int) -> Value) {
-        var values = ContiguousArray<PropertyValue?>()
-        values.reserveCapacity(plan.attributes.count + plan.toOnes.count)
-        for (_, index) in plan.attributes {
-            values.append(.attribute(index.map(value) ?? .null))
-        }
-        for (name, index, exact) in plan.toOnes {
-            if let index, case .int(let pk) = value(index) {
-                if let exact {
-                    values.append(.toOne(ObjectID(entity: exact, primaryKey: pk)))
+        let attributes = plan.attributes, toOnes = plan.toOnes
+        let (block, base) = plan.claimRow()
+        // Written in place (the block's slots start out nil).
+        block.values.withUnsafeMutableBufferPointer { buffer in
+            var i = base
+            for index in attributes {
+                buffer[i] = .attribute(index.map(value) ?? .null)
+                i += 1
+            }
+            for (name, index, exact) in toOnes {
+                if let index, case .int(let pk) = value(index) {
+                    if let exact {
+                        buffer[i] = .toOne(ObjectID(entity: exact, primaryKey: pk))
+                    } else {
+                        object.unresolvedKeys[name] = pk
+                    }
                 } else {
-                    values.append(nil)
-                    object.unresolvedKeys[name] = pk
+                    buffer[i] = .toOne(nil)
                 }
-            } else {
-                values.append(.toOne(nil))
+                i += 1
             }
         }
-        var saved = SavedValues(slots: plan.slots, values: values)
+        var saved = SavedValues(block: block, base: base)
         // A fault may already know relationships it loaded before its row:
         // they stay, as the row's values would not replace them.
         if !object.committed.isEmpty {
@@ -230,7 +254,7 @@ extension Context {
         object.unresolvedKeys = [:]
         object.rowLoaded = false
         if !mergeChanges {
-            object.changes = [:]
+            object.changes.removeAll()
             object.isDeleted = false
             notePending(object)
         }

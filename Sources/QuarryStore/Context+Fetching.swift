@@ -111,7 +111,7 @@ extension Context {
                 fill(object, from: stored, plan(for: stored, in: &plans))
             } else {
                 let plan = plan(for: stored, in: &plans)
-                object = ManagedObject(id: stored.id, entity: plan.entity, context: self)
+                object = ManagedObject(id: stored.id, info: plan.info, context: self)
                 registry[stored.id] = object
                 fill(object, from: stored, plan)
             }
@@ -127,13 +127,13 @@ extension Context {
     func plan(entity: String, layout: ObjectLayout, in plans: inout [FillPlan]) -> FillPlan {
         // Few plans per fetch (one per entity and layout), and rows of one
         // plan come together: the last one used nearly always fits.
-        if let last = plans.last, last.layout === layout, last.entity.name == entity { return last }
-        if let i = plans.firstIndex(where: { $0.layout === layout && $0.entity.name == entity }) {
+        if let last = plans.last, last.layout === layout, last.info.name == entity { return last }
+        if let i = plans.firstIndex(where: { $0.layout === layout && $0.info.name == entity }) {
             let known = plans.remove(at: i)
             plans.append(known)
             return known
         }
-        let plan = fillPlan(model.entity(named: entity) ?? Entity(name: entity), layout)
+        let plan = fillPlan(entityInfo(named: entity), layout)
         plans.append(plan)
         return plan
     }
@@ -173,14 +173,17 @@ extension Context {
                 return
             }
             let fillPlan = self.plan(entity: entity, layout: layout, in: &plans)
-            let object = ManagedObject(id: id, entity: fillPlan.entity, context: self)
+            let object = ManagedObject(id: id, info: fillPlan.info, context: self)
             fill(object, fillPlan) { row[$0 + 2] }
-            created.append(object)
+            // With an empty registry every row made a new object: `objects`
+            // is the list of them, with no second array to fill and free.
+            if lookUp { created.append(object) }
             objects.append(object)
         }
-        registry.reserveCapacity(registry.count + created.count)
+        let new = lookUp ? created : objects
+        registry.reserveCapacity(registry.count + new.count)
         var repeated = false
-        for object in created {
+        for object in new {
             if let first = registry.updateValue(object, forKey: object.objectID) {
                 // The same row twice in one result: the first object stays.
                 registry[object.objectID] = first

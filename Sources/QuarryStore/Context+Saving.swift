@@ -70,12 +70,18 @@ extension Context {
         // Everything below runs inside the transaction and only computes;
         // the context is changed after COMMIT.
         var inserted: [ManagedObject] = [], updated: [ManagedObject] = [], deleted: [ManagedObject] = [], dropped: [ManagedObject] = []
-        for object in objects {
-            switch (object.isInserted, object.isDeleted) {
-            case (true, false): inserted.append(object)
-            case (false, false): updated.append(object)
-            case (false, true): deleted.append(object)
-            case (true, true): dropped.append(object)
+        if !objects.contains(where: { $0.isInserted || $0.isDeleted }) {
+            // Updates only (a bulk edit): the list itself, not a copy built
+            // by appending (and retaining) each object again.
+            updated = objects
+        } else {
+            for object in objects {
+                switch (object.isInserted, object.isDeleted) {
+                case (true, false): inserted.append(object)
+                case (false, false): updated.append(object)
+                case (false, true): deleted.append(object)
+                case (true, true): dropped.append(object)
+                }
             }
         }
         var permanent: [ObjectID: ObjectID] = [:]
@@ -165,15 +171,19 @@ extension Context {
         }
         for object in inserted {
             for (key, value) in object.changes { object.committed[key] = value }
-            object.changes = [:]
+            object.changes.removeAll()
             // An inserted object has every value in hand.
             object.rowLoaded = true
             object.isInserted = false
         }
         for object in updated {
             // It may still be a fault (only a relationship of it changed).
+            if let (key, value) = object.changes.takeSingle() {
+                object.committed[key] = value
+                continue
+            }
             for (key, value) in object.changes { object.committed[key] = value }
-            object.changes = [:]
+            object.changes.removeAll()
         }
         for object in deleted + dropped {
             object.context = nil
@@ -208,13 +218,16 @@ final class ContextWriter {
     let mapping: StoreMapping
     let model: Model
     private var shapes: [String: EntityShape] = [:]
-    private var lastShape: EntityShape?
+    @exclusivity(unchecked) private var lastShape: EntityShape?
     private var updates: [UpdateKey: ([Value]) throws -> Void] = [:]
-    private var lastUpdate: (key: UpdateKey, run: ([Value]) throws -> Void)?
+    @exclusivity(unchecked) private var lastUpdate: (key: UpdateKey, run: ([Value]) throws -> Void)?
     private var cleanups: [String: [String]] = [:]
     /// Reused for every object's UPDATE, rather than two new arrays each.
-    private var columns: [String] = []
-    private var arguments: [Value] = []
+    /// The single-attribute UPDATE used last, and its reused arguments.
+    @exclusivity(unchecked) private var lastSingle: (shape: EntityShape, column: AttributeColumn, run: ([Value]) throws -> Void)?
+    @exclusivity(unchecked) private var pair: [Value] = [.null, .null]
+    @exclusivity(unchecked) private var columns: [String] = []
+    @exclusivity(unchecked) private var arguments: [Value] = []
 
     init(context: Context) {
         self.context = context
@@ -229,15 +242,41 @@ final class ContextWriter {
         let entity: String
         let table: String?
         /// Non-transient attributes with a column: the attribute and its quoted column.
-        let attributes: [String: (attribute: Attribute, column: String)]
+        let attributes: [String: AttributeColumn]
         let relationships: [String: Relationship]
+        // The attribute looked up last (a big save changes the same one
+        // object after object): found again with a compare, not a hash.
+        @exclusivity(unchecked) private var lastName = ""
+        @exclusivity(unchecked) private var lastFound: AttributeColumn?
 
-        init(entity: String, table: String?, attributes: [String: (attribute: Attribute, column: String)],
+        init(entity: String, table: String?, attributes: [String: AttributeColumn],
              relationships: [String: Relationship]) {
             self.entity = entity
             self.table = table
             self.attributes = attributes
             self.relationships = relationships
+        }
+
+        func attribute(_ name: String) -> AttributeColumn? {
+            if let lastFound, name == lastName { return lastFound }
+            guard let found = attributes[name] else { return nil }
+            lastName = name
+            lastFound = found
+            return found
+        }
+    }
+
+    /// A stored attribute and its quoted column (a class: looking one up
+    /// hands back a reference, not a copy of the `Attribute` struct).
+    private final class AttributeColumn {
+        let name: String
+        let type: AttributeType
+        let column: String
+
+        init(_ attribute: Attribute, _ column: String) {
+            self.name = attribute.name
+            self.type = attribute.type
+            self.column = column
         }
     }
 
@@ -246,14 +285,15 @@ final class ContextWriter {
         var columns: [String]
     }
 
-    private func shape(_ entity: Entity) -> EntityShape {
-        if let last = lastShape, last.entity == entity.name { return last }
-        if let known = shapes[entity.name] { lastShape = known; return known }
-        var attributes: [String: (attribute: Attribute, column: String)] = [:]
+    private func shape(_ info: EntityInfo) -> EntityShape {
+        if let last = lastShape, last.entity == info.name { return last }
+        if let known = shapes[info.name] { lastShape = known; return known }
+        let entity = info.entity
+        var attributes: [String: AttributeColumn] = [:]
         var seen: Set<String> = []
         for a in entity.allAttributes(in: model).reversed() where seen.insert(a.name).inserted {
             // Reversed, so that the nearest declaration wins as in `property(named:in:)`.
-            if !a.isTransient, let column = mapping.column(for: a.name, of: entity.name) { attributes[a.name] = (a, SQLIdentifier.quoted(column)) }
+            if !a.isTransient, let column = mapping.column(for: a.name, of: entity.name) { attributes[a.name] = AttributeColumn(a, SQLIdentifier.quoted(column)) }
         }
         var relationships: [String: Relationship] = [:]
         for r in entity.allRelationships(in: model).reversed() { relationships[r.name] = r }
@@ -291,21 +331,35 @@ final class ContextWriter {
     /// UPDATEs the changed attributes of a saved object. True when it has
     /// other changes too (relationships: `writeRelationships` has work).
     func writeAttributes(_ object: ManagedObject) throws -> Bool {
-        let shape = shape(object.entity)
+        let shape = shape(object.info)
+        if let (property, value) = object.onlyChange {
+            // The usual object of a big save: one changed attribute, the same
+            // column as the object before, so the same UPDATE; its two
+            // arguments are written into one reused array.
+            guard let target = shape.attribute(property), case .attribute(let v) = value else { return true }
+            let stored = try StoreValues.storable(v, type: target.type, key: target.name, entity: shape.entity)
+            if let last = lastSingle, last.shape === shape, last.column === target {
+                pair[0] = stored
+                pair[1] = .int(object.objectID.primaryKey)
+                try last.run(pair)
+                return false
+            }
+            try update(shape, [target.column], [stored, .int(object.objectID.primaryKey)])
+            if let last = lastUpdate, last.key.entity == shape.entity, last.key.columns == [target.column] {
+                lastSingle = (shape, target, last.run)
+            }
+            return false
+        }
         columns.removeAll(keepingCapacity: true)
         arguments.removeAll(keepingCapacity: true)
         var others = false
         func add(_ property: String, _ value: PropertyValue) throws {
-            guard let (a, column) = shape.attributes[property], case .attribute(let v) = value else { others = true; return }
-            columns.append(column)
-            arguments.append(try StoreValues.storable(v, for: a, entity: shape.entity))
+            guard let target = shape.attribute(property), case .attribute(let v) = value else { others = true; return }
+            columns.append(target.column)
+            arguments.append(try StoreValues.storable(v, type: target.type, key: target.name, entity: shape.entity))
         }
-        if object.changes.count == 1, let (property, value) = object.changes.first {
-            try add(property, value)
-        } else {
-            // Sorted by name, so that one set of changed columns is one SQL text.
-            for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) { try add(property, value) }
-        }
+        // Sorted by name, so that one set of changed columns is one SQL text.
+        for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) { try add(property, value) }
         arguments.append(.int(object.objectID.primaryKey))
         try update(shape, columns, arguments)
         return others
@@ -335,9 +389,9 @@ final class ContextWriter {
     /// consistent in memory, so it has the change too).
     func writeRelationships(_ object: ManagedObject, permanentIDs: [ObjectID: ObjectID]) throws {
         let name = object.entity.name
-        let shape = shape(object.entity)
+        let shape = shape(object.info)
         // Most saves change attributes only: nothing to do then.
-        guard object.changes.keys.contains(where: { shape.relationships[$0] != nil }) else { return }
+        guard object.changes.contains(where: { shape.relationships[$0.key] != nil }) else { return }
         let pk = (permanentIDs[object.objectID] ?? object.objectID).primaryKey
         // An unsaved object deleted before this save has no row: links to it are dropped.
         func key(_ id: ObjectID) -> Int64? {

@@ -24,12 +24,13 @@ enum UndoStep {
     case delete(ManagedObject)
 }
 
-/// Groups of steps, kept flat: one array of steps and where each group
+/// Groups of steps, kept flat: one list of steps and where each group
 /// ends, rather than an array per group. A save of 500k single-edit groups
-/// then costs two growing arrays, not 500k small ones to allocate and free.
-/// Steps past the last group's end form the open group (being recorded).
+/// then costs one growing list of chunks and one array of ends, not 500k
+/// small arrays to allocate and free. Steps past the last group's end form
+/// the open group (being recorded).
 struct UndoGroups {
-    private(set) var steps: [UndoStep] = []
+    private(set) var steps = ChunkedList<UndoStep>()
     /// `ends[i]`: one past the last step of group i.
     private(set) var ends: [Int] = []
 
@@ -38,7 +39,7 @@ struct UndoGroups {
     var openStart: Int { ends.last ?? 0 }
     var hasOpenSteps: Bool { steps.count > openStart }
 
-    mutating func record(_ step: UndoStep) { steps.append(step) }
+    mutating func record(_ step: consuming UndoStep) { steps.append(step) }
     /// Closes the open steps as a group of their own.
     mutating func closeOpen() { if hasOpenSteps { ends.append(steps.count) } }
     /// Adds the open steps to the last closed group (or makes them the first).
@@ -46,31 +47,36 @@ struct UndoGroups {
         guard hasOpenSteps else { return }
         if ends.isEmpty { ends.append(steps.count) } else { ends[ends.count - 1] = steps.count }
     }
-    mutating func dropOpen() { steps.removeSubrange(openStart...) }
+    mutating func dropOpen() { steps.truncate(to: openStart) }
 
     /// Adds a closed group (before any open steps).
     mutating func append(_ group: [UndoStep]) {
         guard !group.isEmpty else { return }
-        let at = openStart
-        steps.insert(contentsOf: group, at: at)
-        ends.append(at + group.count)
+        let open = steps.removeSuffix(from: openStart)
+        steps.append(contentsOf: group)
+        ends.append(steps.count)
+        steps.append(contentsOf: open)
     }
 
     mutating func popLast() -> [UndoStep]? {
         guard let end = ends.popLast() else { return nil }
         let start = ends.last ?? 0
-        let group = Array(steps[start..<end])
-        steps.removeSubrange(start..<end)
+        // Open steps (if any) sit after the group: set aside, then put back.
+        let open = steps.removeSuffix(from: end)
+        let group = steps.removeSuffix(from: start)
+        steps.append(contentsOf: open)
         return group
     }
 
     mutating func removeAll() {
-        steps = []
+        // Every top-level edit clears the redo stack: usually it is empty.
+        guard !steps.isEmpty || !ends.isEmpty else { return }
+        steps.removeAll()
         ends = []
     }
 
     mutating func mapSteps(_ transform: (UndoStep) -> UndoStep) {
-        for i in steps.indices { steps[i] = transform(steps[i]) }
+        steps.mapInPlace(transform)
     }
 }
 
@@ -151,7 +157,7 @@ extension Context {
         try body()
     }
 
-    func recordUndo(_ step: UndoStep) {
+    func recordUndo(_ step: consuming UndoStep) {
         guard undoState.isEnabled, !undoState.replaying else { return }
         undoState.undoStack.record(step)
         if undoState.depth == 0 { undoState.undoStack.closeOpen() }

@@ -33,23 +33,28 @@ public final class Context {
     /// Uniquing: the one object for each ID in this context (clean objects
     /// only the registry references may be evicted; see Context+Eviction.swift).
     var registry: [ObjectID: ManagedObject] = [:]
+    // Exclusivity checks are off for the bookkeeping every edit and save
+    // touches (see ContextObject.swift for why that is safe and worth it).
     /// Objects with unsaved changes, in the order they first changed.
-    var pending = PendingObjects()
+    @exclusivity(unchecked) var pending = PendingObjects()
     /// Deleted objects whose delete rules have not been applied yet.
     var unpropagatedDeletes: [ManagedObject] = []
     /// Changes not yet announced by an `objectsDidChange` event.
     var unannounced = ContextChanges()
     /// Saved objects updated since the last announcement (kept apart from
     /// `unannounced.updated`: noted on every edit, so it must be cheap).
-    var unannouncedUpdates = UnannouncedUpdates()
+@exclusivity(unchecked) var unannouncedUpdates = UnannouncedUpdates()
     var observers: [Int: (ContextEvent) -> Void] = [:]
     /// While `merge(changes:)` announces a merge: the changes merged (a
     /// results controller also judges objects this context never loaded).
     var mergingChanges: ContextChanges?
     var nextObserver = 0
-    var undoState = UndoState()
+@exclusivity(unchecked) var undoState = UndoState()
     /// Row SELECT lists by entity, planned once.
     var rowSelects: [String: RowSelect] = [:]
+    /// Entities with their properties resolved, by name (Context+Entities.swift).
+    @exclusivity(unchecked) var entityInfos: [String: EntityInfo] = [:]
+    @exclusivity(unchecked) var lastEntityInfo: EntityInfo?
     /// How many objects the registry held after the last eviction sweep.
     var evictionMark = 0
     /// The longest IN-list of keys one query binds (batches, prefetching):
@@ -74,8 +79,7 @@ public final class Context {
     /// row when first read. Never queries the store by itself.
     public func object(with id: ObjectID) -> ManagedObject {
         if let registered = registry[id] { return registered }
-        let entity = model.entity(named: id.entity) ?? Entity(name: id.entity)
-        let object = ManagedObject(id: id, entity: entity, context: self)
+        let object = ManagedObject(id: id, info: entityInfo(named: id.entity), context: self)
         registry[id] = object
         return object
     }
@@ -104,7 +108,7 @@ public final class Context {
             throw ContextError.unknownEntity(entityName, suggestion: Suggestions.closest(to: entityName, among: model.entityNames))
         }
         guard !entity.isAbstract else { throw ContextError.abstractEntity(entityName) }
-        let object = ManagedObject(id: TemporaryIDs.next(entity: entityName), entity: entity, context: self)
+        let object = ManagedObject(id: TemporaryIDs.next(entity: entityName), info: entityInfo(named: entityName), context: self)
         for a in entity.allAttributes(in: model) {
             object.changes[a.name] = .attribute(a.defaultValue ?? .null)
         }
@@ -145,9 +149,17 @@ public final class Context {
     /// Sets one property's current value, with no inverse maintenance: the
     /// single place every edit (and every undo of one) goes through.
     func setPrimitive(_ object: ManagedObject, _ key: String, _ value: PropertyValue) {
-        // Each dictionary read hashes the key: read each once (an edit of a
-        // clean object finds `changes` empty and skips it).
-        let saved = object.committed[key]
+        setPrimitive(object, key, value, saved: object.committed[key])
+    }
+
+    /// `setPrimitive` for a resolved property (its saved value is read from its slot).
+    func setPrimitive(_ object: ManagedObject, _ property: PropertyInfo, _ value: PropertyValue) {
+        setPrimitive(object, property.name, value, saved: object.committed[property])
+    }
+
+    private func setPrimitive(_ object: ManagedObject, _ key: String, _ value: PropertyValue, saved: PropertyValue?) {
+        // Each lookup by key costs: read each once (an edit of a clean
+        // object finds `changes` empty and skips it).
         let before = object.changes.isEmpty ? saved : object.changes[key] ?? saved
         if object.isInserted || saved == nil || saved != value {
             object.changes[key] = value
@@ -250,7 +262,7 @@ public final class Context {
             } else {
                 unannouncedUpdates.insert(object)
             }
-            object.changes = [:]
+            object.changes.removeAll()
             object.isInserted = false
             object.isDeleted = false
         }

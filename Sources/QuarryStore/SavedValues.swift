@@ -1,15 +1,23 @@
 // A managed object's saved values, by property name. A fetch fills hundreds
 // of thousands of objects of one entity with the same properties, so they
-// sit in an array laid out by a `ValueSlots` shared by every object of the
-// fetch, instead of a dictionary per object that hashes every name on the
-// way in. Properties outside the layout (relationships loaded later, values
+// are laid out by a `ValueSlots` shared by every object of the entity,
+// instead of a dictionary per object that hashes every name on the way in,
+// and the values of consecutive objects share one `ValueBlock` rather than
+// an array each (one allocation and one free per block, not per object). Properties outside the layout (relationships loaded later, values
 // of a row read by name) go to a small dictionary beside it. Reads and
-// writes look like a dictionary's: a nil slot is an absent key.
+// writes look like a dictionary's: a nil slot is an absent key. The layout
+// is the entity's (`EntityInfo.slots`), so a resolved property knows its
+// position and reads it without hashing its name.
 
-/// Property names → positions, shared by the objects filled by one plan.
+/// Property names → positions, shared by every object of one entity in a
+/// context (one thread: the memo below needs no lock).
 final class ValueSlots {
     let names: [String]
     let index: [String: Int]
+    // The name looked up last: loops over many objects use one key at a time.
+    // Unchecked exclusivity: one context, one thread, short accesses (ContextObject.swift).
+    @exclusivity(unchecked) private var lastName = ""
+    @exclusivity(unchecked) private var lastPosition: Int?
 
     init(names: [String]) {
         self.names = names
@@ -17,59 +25,120 @@ final class ValueSlots {
         for (i, n) in names.enumerated() where index[n] == nil { index[n] = i }
         self.index = index
     }
+
+    func position(of name: String) -> Int? {
+        if let lastPosition, name == lastName { return lastPosition }
+        guard let found = index[name] else { return nil }
+        lastName = name
+        lastPosition = found
+        return found
+    }
+}
+
+/// The saved values of consecutive objects filled by one plan, `width`
+/// (the slots' count) per object, side by side: one allocation for many
+/// objects instead of an array each, and nothing to free per object.
+/// Blocks start small and double (a fault loaded alone wastes little), up
+/// to `maxRows` objects, so that an object kept alive holds at most that
+/// many objects' values in memory with it.
+final class ValueBlock {
+    static let maxRows = 256
+    let slots: ValueSlots
+    let width: Int
+    let rows: Int
+    // Unchecked: one context, one thread, short accesses (ContextObject.swift).
+    @exclusivity(unchecked) var values: ContiguousArray<PropertyValue?>
+    @exclusivity(unchecked) private(set) var used = 0
+
+    init(slots: ValueSlots, rows: Int) {
+        self.slots = slots
+        self.width = slots.names.count
+        self.rows = rows
+        values = ContiguousArray(repeating: nil, count: rows * slots.names.count)
+    }
+
+    var isFull: Bool { used == rows }
+
+    /// Claims the next object's row; returns where its values start.
+    func claim() -> Int {
+        defer { used += 1 }
+        return used * width
+    }
 }
 
 struct SavedValues: Sequence, ExpressibleByDictionaryLiteral {
-    private var slots: ValueSlots?
-    private var values: ContiguousArray<PropertyValue?>
+    /// Where the laid-out values are: `block.values[base ..< base + width]`.
+    private var block: ValueBlock?
+    private var base = 0
     private var others: [String: PropertyValue] = [:]
 
     init(dictionaryLiteral elements: (String, PropertyValue)...) {
-        slots = nil
-        values = []
         for (key, value) in elements { others[key] = value }
     }
 
-    /// Values laid out by `slots` (one per name, nil where there is none).
-    init(slots: ValueSlots, values: ContiguousArray<PropertyValue?>) {
-        self.slots = slots
-        self.values = values
+    /// Values laid out by the block's slots, from `base` (nil where there is none).
+    init(block: ValueBlock, base: Int) {
+        self.block = block
+        self.base = base
     }
 
     subscript(key: String) -> PropertyValue? {
         get {
-            if let slots, let i = slots.index[key] { return values[i] }
+            if let block, let i = block.slots.position(of: key) { return block.values[base + i] }
             return others.isEmpty ? nil : others[key]
         }
         set {
-            if let slots, let i = slots.index[key] { values[i] = newValue } else { others[key] = newValue }
+            if let block, let i = block.slots.position(of: key) { block.values[base + i] = newValue } else { others[key] = newValue }
+        }
+    }
+
+    /// The value of a resolved property: straight from its slot when these
+    /// values are laid out as its entity's (they are, for a filled object).
+    subscript(property: PropertyInfo) -> PropertyValue? {
+        get {
+            if let i = property.slot, let block, block.slots === property.slots { return block.values[base + i] }
+            return self[property.name]
+        }
+        set {
+            if let i = property.slot, let block, block.slots === property.slots {
+                block.values[base + i] = newValue
+            } else {
+                self[property.name] = newValue
+            }
         }
     }
 
     /// No value at all (a fault that never loaded anything).
-    var isEmpty: Bool { others.isEmpty && !values.contains { $0 != nil } }
-
-    func makeIterator() -> Iterator {
-        Iterator(names: slots?.names ?? [], values: values, others: others.makeIterator())
+    var isEmpty: Bool {
+        guard others.isEmpty else { return false }
+        guard let block else { return true }
+        return !block.values[base ..< base + block.width].contains { $0 != nil }
     }
 
-    /// The laid-out values first, then the others.
+    /// The laid-out values first, then the others. (A write to the key just
+    /// read, while iterating, is safe: each slot is read before its turn.)
+    func makeIterator() -> Iterator {
+        Iterator(block: block, base: base, others: others.makeIterator())
+    }
+
     struct Iterator: IteratorProtocol {
-        let names: [String]
-        let values: ContiguousArray<PropertyValue?>
+        let block: ValueBlock?
+        let base: Int
         var others: Dictionary<String, PropertyValue>.Iterator
         var i = 0
 
-        init(names: [String], values: ContiguousArray<PropertyValue?>, others: Dictionary<String, PropertyValue>.Iterator) {
-            self.names = names
-            self.values = values
+        init(block: ValueBlock?, base: Int, others: Dictionary<String, PropertyValue>.Iterator) {
+            self.block = block
+            self.base = base
             self.others = others
         }
 
         mutating func next() -> (key: String, value: PropertyValue)? {
-            while i < values.count {
-                defer { i += 1 }
-                if let value = values[i] { return (names[i], value) }
+            if let block {
+                while i < block.width {
+                    defer { i += 1 }
+                    if let value = block.values[base + i] { return (block.slots.names[i], value) }
+                }
             }
             return others.next()
         }

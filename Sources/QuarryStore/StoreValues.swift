@@ -7,11 +7,17 @@ import Foundation
 
 enum StoreValues {
     static func storable(_ v: Value, for attribute: Attribute, entity: String) throws -> Value {
+        try storable(v, type: attribute.type, key: attribute.name, entity: entity)
+    }
+
+    /// `storable` from the two parts of the attribute it reads: hot loops
+    /// keep these at hand rather than copy an `Attribute` out per value.
+    static func storable(_ v: Value, type: AttributeType, key: String, entity: String) throws -> Value {
         func mismatch() -> StoreError {
-            .typeMismatch(key: attribute.name, entity: entity, expected: attribute.type.rawValue, got: v.typeName)
+            .typeMismatch(key: key, entity: entity, expected: type.rawValue, got: v.typeName)
         }
         if v.isNull { return .null }
-        switch attribute.type {
+        switch type {
         case .integer16, .integer32, .integer64:
             switch v {
             case .int: return v

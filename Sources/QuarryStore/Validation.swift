@@ -82,7 +82,7 @@ final class Validator {
     let model: Model
     private var rulesByEntity: [String: EntityRules] = [:]
     /// The rules used last: consecutive objects nearly always share them.
-    private var lastRules: EntityRules?
+    @exclusivity(unchecked) private var lastRules: EntityRules?
 
     init(context: Context) {
         self.context = context
@@ -94,17 +94,21 @@ final class Validator {
     final class EntityRules {
         let entity: String
         /// Checked attributes (not transient, not derived), model order.
-        var attributes: [Attribute]
+        let attributes: [CheckedAttribute]
         /// Checked relationships (not transient), model order.
-        var relationships: [Relationship]
+        let relationships: [Relationship]
         /// Property name → position: attributes first, then relationships.
-        var position: [String: Int]
-        var denied: [Relationship]
+        let position: [String: Int]
+        let denied: [Relationship]
         /// Uniqueness constraints, own and inherited.
-        var constraints: [UniquenessConstraint]
-        var root: String
+        let constraints: [UniquenessConstraint]
+        let root: String
+        // The name looked up last: a big save changes the same property
+        // object after object, found again with a compare, not a hash.
+        @exclusivity(unchecked) private var lastName = ""
+        @exclusivity(unchecked) private var lastPosition: Int?
 
-        init(entity: String, attributes: [Attribute], relationships: [Relationship], position: [String: Int],
+        init(entity: String, attributes: [CheckedAttribute], relationships: [Relationship], position: [String: Int],
              denied: [Relationship], constraints: [UniquenessConstraint], root: String) {
             self.entity = entity
             self.attributes = attributes
@@ -114,12 +118,21 @@ final class Validator {
             self.constraints = constraints
             self.root = root
         }
+
+        func position(of name: String) -> Int? {
+            if let lastPosition, name == lastName { return lastPosition }
+            guard let found = position[name] else { return nil }
+            lastName = name
+            lastPosition = found
+            return found
+        }
     }
 
-    func rules(for entity: Entity) -> EntityRules {
-        if let last = lastRules, last.entity == entity.name { return last }
-        if let known = rulesByEntity[entity.name] { lastRules = known; return known }
-        let attributes = entity.allAttributes(in: model).filter { !$0.isTransient && $0.derivation == nil }
+    func rules(for info: EntityInfo) -> EntityRules {
+        if let last = lastRules, last.entity == info.name { return last }
+        if let known = rulesByEntity[info.name] { lastRules = known; return known }
+        let entity = info.entity
+        let attributes = entity.allAttributes(in: model).filter { !$0.isTransient && $0.derivation == nil }.map(CheckedAttribute.init)
         let all = entity.allRelationships(in: model)
         let relationships = all.filter { !$0.isTransient }
         var position: [String: Int] = [:]
@@ -135,16 +148,24 @@ final class Validator {
     }
 
     func validate(_ objects: [ManagedObject]) throws -> [ValidationFailure] {
+        // One pass over the objects (each visit of 500k objects scattered in
+        // memory costs), the failures listed as before: denials of deletes
+        // first, then properties, then uniqueness.
+        var denied: [ValidationFailure] = []
         var failures: [ValidationFailure] = []
-        for object in objects where object.isDeleted && !object.isInserted {
-            failures += try denials(object)
+        var anyDeleted = false
+        for object in objects {
+            if object.isDeleted {
+                anyDeleted = true
+                if !object.isInserted { denied += try denials(object) }
+            } else {
+                try properties(of: object, into: &failures)
+            }
         }
-        let live = objects.filter { !$0.isDeleted }
-        for object in live {
-            try properties(of: object, into: &failures)
+        if model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }) {
+            failures += try uniqueness(anyDeleted ? objects.filter { !$0.isDeleted } : objects)
         }
-        failures += try uniqueness(live)
-        return failures
+        return denied.isEmpty ? failures : denied + failures
     }
 
     private func failure(_ object: ManagedObject, _ property: String, _ reason: ValidationReason) -> ValidationFailure {
@@ -154,7 +175,7 @@ final class Validator {
     /// Deny: the relationship must hold no object that is not itself being deleted.
     private func denials(_ object: ManagedObject) throws -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
-        for r in rules(for: object.entity).denied {
+        for r in rules(for: object.info).denied {
             let remaining = try related(object, r).filter { context.registeredObject(for: $0)?.isDeleted != true }
             if !remaining.isEmpty { failures.append(failure(object, r.name, .deleteDenied(related: remaining.count))) }
         }
@@ -170,51 +191,63 @@ final class Validator {
     }
 
     private func properties(of object: ManagedObject, into failures: inout [ValidationFailure]) throws {
-        let rules = rules(for: object.entity)
+        let rules = rules(for: object.info)
         // Unchanged saved values were valid when saved; only check what
         // changed (in model order, so failures are listed the same way).
-        let checked: [Int]
         if object.isInserted {
-            checked = Array(0..<(rules.attributes.count + rules.relationships.count))
-        } else if object.changes.count == 1, let only = rules.position[object.changes.first!.key] {
-            checked = [only]
-        } else {
-            checked = object.changes.keys.compactMap { rules.position[$0] }.sorted()
-        }
-        for i in checked {
-            if i < rules.attributes.count {
+            for i in 0..<(rules.attributes.count + rules.relationships.count) { try check(i, of: object, rules, into: &failures) }
+        } else if let (key, value) = object.onlyChange {
+            // The usual update, one changed property: checked from the value
+            // in hand (what `current` would return), with no list of positions.
+            guard let i = rules.position(of: key) else { return }
+            if i < rules.attributes.count, case .attribute(let v) = value {
                 let a = rules.attributes[i]
-                guard case .attribute(let value) = try object.current(.attribute(a)) else { continue }
-                if let reason = check(value, a, entity: object.entity.name) { failures.append(failure(object, a.name, reason)) }
-                continue
+                if let reason = check(v, a, entity: rules.entity) { failures.append(failure(object, a.name, reason)) }
+            } else {
+                try check(i, of: object, rules, into: &failures)
             }
-            let r = rules.relationships[i - rules.attributes.count]
-            let ids = try related(object, r).filter { context.registeredObject(for: $0)?.isDeleted != true }
-            if !r.isToMany {
-                if !r.isOptional && ids.isEmpty { failures.append(failure(object, r.name, .required)) }
-                continue
-            }
-            if ids.isEmpty && r.isOptional { continue }
-            if ids.count < r.minCount || (ids.isEmpty && !r.isOptional) {
-                failures.append(failure(object, r.name, .tooFewRelated(minimum: max(r.minCount, 1), count: ids.count)))
-            } else if let maximum = r.maxCount, ids.count > maximum {
-                failures.append(failure(object, r.name, .tooManyRelated(maximum: maximum, count: ids.count)))
-            }
+        } else {
+            for i in object.changes.keys.compactMap({ rules.position(of: $0) }).sorted() { try check(i, of: object, rules, into: &failures) }
+        }
+    }
+
+    /// Checks the property at `position` of `rules` (attributes first, then relationships).
+    private func check(_ position: Int, of object: ManagedObject, _ rules: EntityRules, into failures: inout [ValidationFailure]) throws {
+        if position < rules.attributes.count {
+            let a = rules.attributes[position]
+            guard case .attribute(let value) = try object.current(attribute: a.attribute) else { return }
+            if let reason = check(value, a, entity: rules.entity) { failures.append(failure(object, a.name, reason)) }
+            return
+        }
+        let r = rules.relationships[position - rules.attributes.count]
+        let ids = try related(object, r).filter { context.registeredObject(for: $0)?.isDeleted != true }
+        if !r.isToMany {
+            if !r.isOptional && ids.isEmpty { failures.append(failure(object, r.name, .required)) }
+            return
+        }
+        if ids.isEmpty && r.isOptional { return }
+        if ids.count < r.minCount || (ids.isEmpty && !r.isOptional) {
+            failures.append(failure(object, r.name, .tooFewRelated(minimum: max(r.minCount, 1), count: ids.count)))
+        } else if let maximum = r.maxCount, ids.count > maximum {
+            failures.append(failure(object, r.name, .tooManyRelated(maximum: maximum, count: ids.count)))
         }
     }
 
     /// The first thing wrong with an attribute's value, if any.
-    func check(_ value: Value, _ a: Attribute, entity: String) -> ValidationReason? {
+    func check(_ value: Value, _ a: CheckedAttribute, entity: String) -> ValidationReason? {
         if value.isNull { return a.isOptional ? nil : .required }
         let stored: Value
         do {
-            stored = try StoreValues.storable(value, for: a, entity: entity)
+            stored = try StoreValues.storable(value, type: a.type, key: a.name, entity: entity)
         } catch {
             return .typeMismatch(expected: a.type.rawValue, got: value.typeName)
         }
-        if let range = a.type.integerRange, case .int(let i) = stored, !range.contains(i) {
+        if let range = a.integerRange, case .int(let i) = stored, !range.contains(i) {
             return i < range.lowerBound ? .tooSmall(minimum: .int(range.lowerBound)) : .tooLarge(maximum: .int(range.upperBound))
         }
+        // Most attributes declare no bounds and no pattern: nothing more to check.
+        guard a.hasMore else { return nil }
+        let a = a.attribute
         switch stored {
         case .string(let s):
             if let reason = length(s.utf16.count, a) { return reason }
@@ -226,9 +259,8 @@ final class Validator {
         case .data(let bytes):
             if let reason = length(bytes.count, a) { return reason }
         case .int, .double, .date:
-            let x = SortOrder.number(stored)
-            if let m = a.minimum, x < SortOrder.number(m) { return .tooSmall(minimum: m) }
-            if let m = a.maximum, x > SortOrder.number(m) { return .tooLarge(maximum: m) }
+            if let m = a.minimum, SortOrder.number(stored) < SortOrder.number(m) { return .tooSmall(minimum: m) }
+            if let m = a.maximum, SortOrder.number(stored) > SortOrder.number(m) { return .tooLarge(maximum: m) }
         default:
             break
         }
@@ -248,7 +280,7 @@ final class Validator {
         var failures: [ValidationFailure] = []
         // Constraints are inherited, so an entity has some only if one of
         // the model's declares some: most models have none, and a save of
-        // 500k objects then skips a pass over them all.
+        // 500k objects then skips a pass over them all (`validate` checks first).
         guard model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }) else { return failures }
         let mapping = context.store.mapping
         // Pending objects by constrained values, per hierarchy and
@@ -267,7 +299,7 @@ final class Validator {
             return index
         }
         for object in objects {
-            let rules = rules(for: object.entity)
+            let rules = rules(for: object.info)
             guard !rules.constraints.isEmpty else { continue }
             let entity = object.entity
             for constraint in rules.constraints {
@@ -336,6 +368,27 @@ final class Validator {
 
     private static func insertionOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
         Context.insertionOrder(a.objectID, b.objectID)
+    }
+}
+
+/// An attribute as validation reads it (a class, so that reading one per
+/// object copies no `Attribute`), with what its checks need at hand.
+final class CheckedAttribute {
+    let attribute: Attribute
+    let name: String
+    let type: AttributeType
+    let isOptional: Bool
+    let integerRange: ClosedRange<Int64>?
+    /// It has bounds or a pattern: checks beyond type and integer range.
+    let hasMore: Bool
+
+    init(_ attribute: Attribute) {
+        self.attribute = attribute
+        name = attribute.name
+        type = attribute.type
+        isOptional = attribute.isOptional
+        integerRange = attribute.type.integerRange
+        hasMore = attribute.minimum != nil || attribute.maximum != nil || attribute.regularExpression != nil
     }
 }
 
