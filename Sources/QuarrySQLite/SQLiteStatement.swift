@@ -131,9 +131,6 @@ public struct SQLiteRow {
     /// any, else by declared type, else by storage class.
     public subscript(_ i: Int) -> Value {
         let kind = i < kinds.count && kinds[i] != .automatic ? kinds[i] : statement.declaredKind(i)
-        if kind == .automatic {
-            return ValueBinding.storageValue(statement.handle, Int32(i), sqlite3_column_type(statement.handle, Int32(i)))
-        }
         return ValueBinding.column(statement.handle, Int32(i), as: kind)
     }
 
@@ -154,12 +151,13 @@ public struct SQLiteRow {
     /// Whether column `i` is text equal to `text`, byte for byte, without
     /// making a String of it (a fetch's `_entity` column repeats one name).
     public func text(at i: Int, equals text: String) -> Bool {
-        let handle = statement.handle, column = Int32(i)
-        guard sqlite3_column_type(handle, column) == SQLITE_TEXT else { return false }
-        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let value = sqlite3_column_value(statement.handle, Int32(i)),
+              sqlite3_value_type(value) == SQLITE_TEXT else { return false }
+        // A TEXT value's bytes are UTF-8 already: the count needs no conversion first.
+        let count = Int(sqlite3_value_bytes(value))
         guard count == text.utf8.count else { return false }
         guard count > 0 else { return true }
-        guard let bytes = sqlite3_column_text(handle, column) else { return false }
+        guard let bytes = sqlite3_value_text(value) else { return false }
         var text = text
         return text.withUTF8 { utf8 in
             for i in 0..<count where utf8[i] != bytes[i] { return false }
@@ -185,12 +183,14 @@ public struct SQLiteRow {
 
     /// Text of column `i`, nil for NULL.
     public func string(at i: Int) -> String? {
-        isNull(at: i) ? nil : ValueBinding.text(statement.handle, Int32(i))
+        guard let value = sqlite3_column_value(statement.handle, Int32(i)), sqlite3_value_type(value) != SQLITE_NULL else { return nil }
+        return ValueBinding.text(value)
     }
 
     /// Bytes of column `i`, nil for NULL.
     public func data(at i: Int) -> [UInt8]? {
-        isNull(at: i) ? nil : ValueBinding.blob(statement.handle, Int32(i))
+        guard let value = sqlite3_column_value(statement.handle, Int32(i)), sqlite3_value_type(value) != SQLITE_NULL else { return nil }
+        return ValueBinding.blob(value)
     }
 
     public func name(at i: Int) -> String { statement.columnName(i) }

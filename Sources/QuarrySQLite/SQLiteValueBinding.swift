@@ -111,88 +111,106 @@ enum ValueBinding {
     }
 
     // MARK: Reading
+    //
+    // Every read goes through the column's `sqlite3_value` (one
+    // `sqlite3_column_value` call per column), then `sqlite3_value_*`. Each
+    // `sqlite3_column_*` call checks the column index, enters and leaves the
+    // connection's mutex and checks for a malloc failure: asking a column's
+    // type and then its value that way costs twice, and a big fetch reads
+    // millions of columns. The value is "unprotected" in SQLite's terms,
+    // which only matters to a connection shared between threads; a Quarry
+    // connection is used by one thread at a time (SQLITE_OPEN_NOMUTEX). It is
+    // valid until the statement steps or resets, like the column itself.
 
     /// Column `i` of the current row of `statement`, read as `kind`. A value
     /// whose storage class does not fit the kind is returned by storage class
     /// rather than guessed at (a TEXT "abc" in a DATE column stays a string).
     @inline(__always)
     static func column(_ statement: OpaquePointer, _ i: Int32, as kind: SQLiteValueKind) -> Value {
-        let type = sqlite3_column_type(statement, i)
+        guard let value = sqlite3_column_value(statement, i) else { return .null }
+        return read(value, as: kind)
+    }
+
+    /// `column` for a value in hand.
+    @inline(__always)
+    static func read(_ value: OpaquePointer, as kind: SQLiteValueKind) -> Value {
+        let type = sqlite3_value_type(value)
         // The common cases first, inlined where rows are decoded, where the
         // storage class is the kind's own: a big fetch decodes millions.
         switch kind {
-        case .int where type == SQLITE_INTEGER: return .int(sqlite3_column_int64(statement, i))
-        case .string where type == SQLITE_TEXT: return .string(text(statement, i))
-        case .double where type == SQLITE_FLOAT: return .double(sqlite3_column_double(statement, i))
-        case .date where type == SQLITE_FLOAT: return .date(sqlite3_column_double(statement, i))
-        case .bool where type == SQLITE_INTEGER: return .bool(sqlite3_column_int64(statement, i) != 0)
-        default: return otherColumn(statement, i, type, as: kind)
+        case .int where type == SQLITE_INTEGER: return .int(sqlite3_value_int64(value))
+        case .string where type == SQLITE_TEXT: return .string(text(value))
+        case .double where type == SQLITE_FLOAT: return .double(sqlite3_value_double(value))
+        case .date where type == SQLITE_FLOAT: return .date(sqlite3_value_double(value))
+        case .bool where type == SQLITE_INTEGER: return .bool(sqlite3_value_int64(value) != 0)
+        case .automatic: return storageValue(value, type)
+        default: return otherValue(value, type, as: kind)
         }
     }
 
-    /// `column` for the rest: NULL, and values stored in another class than their kind's.
+    /// `read` for the rest: NULL, and values stored in another class than their kind's.
     @inline(never)
-    static func otherColumn(_ statement: OpaquePointer, _ i: Int32, _ type: Int32, as kind: SQLiteValueKind) -> Value {
+    static func otherValue(_ value: OpaquePointer, _ type: Int32, as kind: SQLiteValueKind) -> Value {
         switch (kind, type) {
         case (_, SQLITE_NULL): return .null
-        case (.bool, SQLITE_INTEGER): return .bool(sqlite3_column_int64(statement, i) != 0)
-        case (.bool, SQLITE_FLOAT): return .bool(sqlite3_column_double(statement, i) != 0)
+        case (.bool, SQLITE_INTEGER): return .bool(sqlite3_value_int64(value) != 0)
+        case (.bool, SQLITE_FLOAT): return .bool(sqlite3_value_double(value) != 0)
         case (.double, SQLITE_INTEGER), (.date, SQLITE_INTEGER):
-            let d = Double(sqlite3_column_int64(statement, i))
+            let d = Double(sqlite3_value_int64(value))
             return kind == .date ? .date(d) : .double(d)
-        case (.date, SQLITE_FLOAT): return .date(sqlite3_column_double(statement, i))
-        case (.decimal, SQLITE_INTEGER): return .decimal(Decimal(sqlite3_column_int64(statement, i)))
+        case (.date, SQLITE_FLOAT): return .date(sqlite3_value_double(value))
+        case (.decimal, SQLITE_INTEGER): return .decimal(Decimal(sqlite3_value_int64(value)))
         case (.decimal, SQLITE_FLOAT):
             // Through the shortest round-trip text, so a REAL 0.1 reads as 0.1
             // and not as 0.1000000000000000055511151231257827.
-            let d = sqlite3_column_double(statement, i)
+            let d = sqlite3_value_double(value)
             if let decimal = Decimal(string: "\(d)", locale: nil), d.isFinite { return .decimal(decimal) }
             return .double(d)
         case (.decimal, SQLITE_TEXT):
-            let s = text(statement, i)
+            let s = text(value)
             if let d = Decimal(string: s, locale: nil), isPlainNumber(s) { return .decimal(d) }
             return .string(s)
-        case (.uuid, SQLITE_BLOB) where sqlite3_column_bytes(statement, i) == 16:
-            let p = sqlite3_column_blob(statement, i)!.assumingMemoryBound(to: UInt8.self)
+        case (.uuid, SQLITE_BLOB) where sqlite3_value_bytes(value) == 16:
+            let p = sqlite3_value_blob(value)!.assumingMemoryBound(to: UInt8.self)
             return .uuid(UUID(uuid: (p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7],
                                      p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15])))
         case (.uuid, SQLITE_TEXT):
-            let s = text(statement, i)
+            let s = text(value)
             return UUID(uuidString: s).map(Value.uuid) ?? .string(s)
         case (.data, SQLITE_TEXT):
-            return .data(Array(text(statement, i).utf8))
+            return .data(Array(text(value).utf8))
         case (.string, SQLITE_INTEGER), (.string, SQLITE_FLOAT):
-            return .string(text(statement, i))
+            return .string(text(value))
         default:
-            return storageValue(statement, i, type)
+            return storageValue(value, type)
         }
     }
 
     /// The value by storage class alone.
     @inline(__always)
-    static func storageValue(_ statement: OpaquePointer, _ i: Int32, _ type: Int32) -> Value {
+    static func storageValue(_ value: OpaquePointer, _ type: Int32) -> Value {
         switch type {
-        case SQLITE_INTEGER: return .int(sqlite3_column_int64(statement, i))
-        case SQLITE_FLOAT: return .double(sqlite3_column_double(statement, i))
-        case SQLITE_TEXT: return .string(text(statement, i))
-        case SQLITE_BLOB: return .data(blob(statement, i))
+        case SQLITE_INTEGER: return .int(sqlite3_value_int64(value))
+        case SQLITE_FLOAT: return .double(sqlite3_value_double(value))
+        case SQLITE_TEXT: return .string(text(value))
+        case SQLITE_BLOB: return .data(blob(value))
         default: return .null
         }
     }
 
     @inline(__always)
-    static func text(_ statement: OpaquePointer, _ i: Int32) -> String {
+    static func text(_ value: OpaquePointer) -> String {
         // _text before _bytes: the documented order (bytes then counts the
         // UTF-8 form). Explicit length keeps embedded NULs.
-        guard let p = sqlite3_column_text(statement, i) else { return "" }
-        let n = Int(sqlite3_column_bytes(statement, i))
+        guard let p = sqlite3_value_text(value) else { return "" }
+        let n = Int(sqlite3_value_bytes(value))
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
     }
 
     @inline(__always)
-    static func blob(_ statement: OpaquePointer, _ i: Int32) -> [UInt8] {
-        guard let p = sqlite3_column_blob(statement, i) else { return [] }
-        let n = Int(sqlite3_column_bytes(statement, i))
+    static func blob(_ value: OpaquePointer) -> [UInt8] {
+        guard let p = sqlite3_value_blob(value) else { return [] }
+        let n = Int(sqlite3_value_bytes(value))
         return Array(UnsafeRawBufferPointer(start: p, count: n))
     }
 

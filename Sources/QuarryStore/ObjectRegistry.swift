@@ -68,14 +68,20 @@ struct ObjectRegistry<Object: Registrable> {
 
     /// `append` for each of `objects`.
     mutating func append<S: Sequence>(contentsOf objects: S) where S.Element == Object {
-        let before = slots.count
-        slots.append(contentsOf: objects.lazy.map { Optional($0) })
+        // One by one: appending a lazily mapped sequence retains each object
+        // twice and releases it once. Room grows geometrically, as appends do.
+        let before = slots.count, needed = before + objects.underestimatedCount
+        if slots.capacity < needed { slots.reserveCapacity(Swift.max(needed, 2 * slots.capacity)) }
+        for object in objects { slots.append(object) }
         count += slots.count - before
     }
 
     /// Forgets every object, releasing them in registration order.
     mutating func removeAll() {
         positions = [:]
+        // Released front to back by a loop of our own: dropping the array
+        // would release each element through the generic destroy witness.
+        for i in slots.indices { slots[i] = nil }
         slots = []
         indexed = 0
         count = 0

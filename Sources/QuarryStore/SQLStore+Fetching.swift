@@ -101,8 +101,8 @@ extension SQLStore {
             }
             // The values go straight from the row into the object's storage.
             let object = StoredObject(id: id, layout: layout, store: self, slab: &slab) { row.initialize($0, columns: 2..<(2 + width)) }
-            objects.append(object)
             if lookUp { fresh.append(object) }
+            objects.append(object) // last use: the reference moves into the array
         }
         // Registered after the loop: one access to the registry, not one per
         // row. Without a lookup every object is new.

@@ -57,7 +57,15 @@ final class ValueSlab {
     }
 
     deinit {
-        values.deinitialize(count: count)
+        // Only values that may hold a reference are destroyed one by one:
+        // numbers, dates and NULLs (most of a row) need nothing, and the
+        // generic `deinitialize(count:)` would call Value's destroy for each.
+        for i in 0..<count {
+            switch values[i] {
+            case .null, .bool, .int, .double, .date, .decimal, .uuid: continue
+            default: (values + i).deinitialize(count: 1)
+            }
+        }
         values.deallocate()
     }
 }
