@@ -173,6 +173,14 @@ public struct SQLiteRow {
     /// Every column, decoded.
     public var values: [Value] { (0..<count).map { self[$0] } }
 
+    /// Column `i` when its storage class is INTEGER, else nil (NULL, REAL,
+    /// TEXT, BLOB): what `self[i]` read as `.int` gives as `.int`.
+    public func integer(at i: Int) -> Int64? {
+        guard let value = sqlite3_column_value(statement.handle, Int32(i)),
+              sqlite3_value_type(value) == SQLITE_INTEGER else { return nil }
+        return sqlite3_value_int64(value)
+    }
+
     public func isNull(at i: Int) -> Bool { sqlite3_column_type(statement.handle, Int32(i)) == SQLITE_NULL }
 
     // Typed reads skip the `Value` enum: SQLite's own conversions apply

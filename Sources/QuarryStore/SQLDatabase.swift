@@ -28,6 +28,9 @@ public protocol SQLRowReading {
     /// Whether column `index` is text equal to `text` (drivers may compare
     /// without making a String of the column).
     func text(at index: Int, equals text: String) -> Bool
+    /// Column `index` when it holds an integer (a row's key), else nil; as
+    /// `.int` from the subscript, without making a `Value`.
+    func integer(at index: Int) -> Int64?
 }
 
 extension SQLRowReading {
@@ -38,6 +41,11 @@ extension SQLRowReading {
     public func text(at index: Int, equals text: String) -> Bool {
         if case .string(let s) = self[index] { return s == text }
         return false
+    }
+
+    public func integer(at index: Int) -> Int64? {
+        if case .int(let n) = self[index] { return n }
+        return nil
     }
 }
 

@@ -85,7 +85,7 @@ extension SQLStore {
         let sole = soleEntity(entity)
         var lastEntity = sole
         try database.streamRows(sql.sql, sql.arguments, as: kinds) { row in
-            guard case .int(let pk) = row[0] else { return }
+            guard let pk = row.integer(at: 0) else { return }
             let entity: String
             if let last = lastEntity, sole != nil || row.text(at: 1, equals: last) {
                 entity = last
