@@ -78,7 +78,7 @@ extension SQLStore {
         // twice (only inconsistent one-to-one data could) gets two objects in
         // this result, and the registry keeps the first.
         let lookUp = !registeredObjects.isEmpty
-        var slab: ValueSlab?
+        var slab = ValueSlab(layout: layout, store: self)
         var fresh: [StoredObject] = []
         // Rows of one entity come together: its name is read once, not per
         // row — or not at all when the table holds no other entity.
@@ -100,7 +100,8 @@ extension SQLStore {
                 return
             }
             // The values go straight from the row into the object's storage.
-            let object = StoredObject(id: id, layout: layout, store: self, slab: &slab) { row.initialize($0, columns: 2..<(2 + width)) }
+            if slab.isFull { slab = ValueSlab(layout: layout, store: self) }
+            let object = StoredObject(id: id, slab: slab) { row.initialize($0, columns: 2..<(2 + width)) }
             if lookUp { fresh.append(object) }
             objects.append(object) // last use: the reference moves into the array
         }

@@ -48,11 +48,14 @@ final class ValueSlab {
         values = .allocate(capacity: capacity)
     }
 
-    /// Room for one more row's values, or nil when the slab is full.
-    func reserveRow() -> Int? {
-        let width = layout.names.count
-        guard count + width <= capacity else { return nil }
-        defer { count += width }
+    /// Whether another row's values would not fit.
+    var isFull: Bool { count + layout.names.count > capacity }
+
+    /// Room for one more row's values (the slab must not be full); returns
+    /// where they start.
+    func reserveRow() -> Int {
+        precondition(!isFull, "a full slab")
+        defer { count += layout.names.count }
         return count
     }
 
@@ -78,23 +81,14 @@ public final class StoredObject: KeyValueAccessible, Registrable, @unchecked Sen
     private var loadedRelationships: [String: Value]?
 
     /// A new object whose values `initialize` sets, every one of the
-    /// layout's, straight into a slab: the fetch's current one, or a new one
-    /// (which then becomes current) when that is full.
-    init(id: ObjectID, layout: ObjectLayout, store: SQLStore, slab: inout ValueSlab?,
-         initialize: (UnsafeMutablePointer<Value>) -> Void) {
+    /// layout's, straight into the next row of `slab`, which must have room
+    /// (see `ValueSlab.isFull`).
+    init(id: ObjectID, slab: ValueSlab, initialize: (UnsafeMutablePointer<Value>) -> Void) {
         self.id = id
-        let (current, offset): (ValueSlab, Int)
-        if let s = slab, s.layout === layout, let o = s.reserveRow() {
-            (current, offset) = (s, o)
-        } else {
-            let s = ValueSlab(layout: layout, store: store)
-            (current, offset) = (s, s.reserveRow()!)
-            slab = s
-        }
-        self.slab = current
-        self.offset = offset
+        self.slab = slab
+        self.offset = slab.reserveRow()
         // `reserveRow` counted the values as set: set them before anything can fail.
-        initialize(current.values + offset)
+        initialize(slab.values + offset)
     }
 
     var layout: ObjectLayout { slab.layout }

@@ -10,6 +10,18 @@ import PackageDescription
 let quarry = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
+/// A benchmark executable: Benchmarks/<name>, run by the benchmark plugin.
+func benchmark(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [.product(name: "Benchmark", package: "package-benchmark")] + dependencies,
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+    )
+}
+
+let store = Target.Dependency.product(name: "QuarryStore", package: quarry)
+
 let package = Package(
     name: "QuarryBenchmarks",
     dependencies: [
@@ -18,83 +30,20 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        .executableTarget(
-            name: "Parsing",
-            dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "QuarrySyntax", package: quarry),
-            ],
-            path: "Benchmarks/Parsing",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
-        .executableTarget(
-            name: "Evaluation",
-            dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "QuarryEvaluation", package: quarry),
-            ],
-            path: "Benchmarks/Evaluation",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
-        .executableTarget(
-            name: "Store",
-            dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "QuarryStore", package: quarry),
-            ],
-            path: "Benchmarks/Store",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
-        .executableTarget(
-            name: "Postgres",
-            dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "QuarryPostgres", package: quarry),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            path: "Benchmarks/Postgres",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
-        .executableTarget(
-            name: "Fixtures",
-            dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "QuarryFixtures", package: quarry),
-            ],
-            path: "Benchmarks/Fixtures",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
-        .executableTarget(
-            name: "Batches",
-            dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "QuarryStore", package: quarry),
-            ],
-            path: "Benchmarks/Batches",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
+        // The company store every store benchmark measures (not a benchmark).
+        .target(name: "CompanyData", dependencies: [store], path: "Support/CompanyData"),
+        benchmark("Parsing", [.product(name: "QuarrySyntax", package: quarry)]),
+        benchmark("Evaluation", [.product(name: "QuarryEvaluation", package: quarry)]),
+        benchmark("Store", [store, "CompanyData"]),
+        benchmark("Postgres", [.product(name: "QuarryPostgres", package: quarry),
+                               .product(name: "PostgresNIO", package: "postgres-nio"), "CompanyData"]),
+        benchmark("Fixtures", [.product(name: "QuarryFixtures", package: quarry)]),
+        benchmark("Batches", [store, "CompanyData"]),
+        benchmark("Sections", [store, "CompanyData"]),
+        // Spawns the root package's release `quarry` (build it first).
+        benchmark("Startup", []),
         // Not a benchmark (its folder is not under Benchmarks/): the program
         // Scripts/batched-fetch-memory.sh measures with /usr/bin/time -v.
-        .executableTarget(
-            name: "BatchMemory",
-            dependencies: [.product(name: "QuarryStore", package: quarry)],
-            path: "Tools/BatchMemory"
-        ),
-        .executableTarget(
-            name: "Sections",
-            dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "QuarryStore", package: quarry),
-            ],
-            path: "Benchmarks/Sections",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
-        // Spawns the root package's release `quarry` (build it first).
-        .executableTarget(
-            name: "Startup",
-            dependencies: [.product(name: "Benchmark", package: "package-benchmark")],
-            path: "Benchmarks/Startup",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
+        .executableTarget(name: "BatchMemory", dependencies: [store, "CompanyData"], path: "Tools/BatchMemory"),
     ]
 )

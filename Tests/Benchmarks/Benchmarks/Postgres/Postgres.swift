@@ -8,29 +8,12 @@
 //   'cd Tests/Benchmarks && swift package benchmark --target Postgres'
 // (QUARRY_POSTGRES_URL names it; the store goes to a schema of its own).
 import Benchmark
+import CompanyData
 import Foundation
 import Logging
 import PostgresNIO
 import QuarryPostgres
 
-let model = try! ModelReader.read(yaml: """
-entities:
-  Department:
-    attributes: { name: { type: string, optional: false } }
-    relationships:
-      employees: { to: Employee, many: true, inverse: department, delete: nullify }
-  Employee:
-    attributes:
-      name: { type: string, optional: false }
-      age: integer16
-      salary: integer64
-      startDate: date
-      active: boolean
-    relationships:
-      department: { to: Department, delete: nullify }
-""", file: "bench.yaml")
-
-let names = ["José", "Zoë", "Müller", "John", "joanna", "Łukasz", "Anna", "Jörg", "Ivan", "佐藤"]
 let rows = 200_000
 let schema = "quarry_bench_\(getpid())"
 
@@ -42,19 +25,15 @@ let serverURL: PostgresURL = {
     return url
 }()
 
+/// Employee `i` as CompanyData describes it (departments are linked later).
 func employee(_ i: Int) -> [String: Value] {
-    var values: [String: Value] = [:]
-    values["name"] = .string(names[i % names.count] + " \(i % 9973)")
-    values["age"] = .int(Int64(18 + i % 50))
-    values["salary"] = .int(Int64(20_000 + (i &* 7919) % 160_000))
-    values["startDate"] = .date(Double(i % 100_000) * 3600)
-    values["active"] = .bool(i % 2 == 0)
-    return values
+    ["name": .string(CompanyEmployee.name(i)), "age": .int(CompanyEmployee.age(i)), "salary": .int(CompanyEmployee.salary(i)),
+     "startDate": .date(CompanyEmployee.startDate(i)), "active": .bool(CompanyEmployee.active(i))]
 }
 
 /// The store, filled once with batch inserts (multi-row INSERTs).
 nonisolated(unsafe) let store: SQLStore = {
-    let store = try! SQLStore(postgres: serverURL.description, model: model)
+    let store = try! SQLStore(postgres: serverURL.description, model: companyModel)
     let departments = (1...100).map { ["name": Value.string("Dept \($0)")] }
     try! store.batchInsert("Department", objects: departments)
     try! store.batchInsert("Employee", objects: (1...rows).map(employee))

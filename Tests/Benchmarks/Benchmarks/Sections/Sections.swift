@@ -12,53 +12,13 @@
 // (0.83×; cache hit 5.43 s; with tracking 13 s); 11: 40 µs vs 638 ms
 // (~16,000× faster).
 import Benchmark
+import CompanyData
 import Foundation
 import QuarryStore
 
-let model = try! ModelReader.read(yaml: """
-entities:
-  Department:
-    attributes: { name: { type: string, optional: false } }
-    relationships:
-      employees: { to: Employee, many: true, inverse: department, delete: nullify }
-  Employee:
-    attributes:
-      name: { type: string, optional: false }
-      age: integer16
-      salary: integer64
-      active: boolean
-    relationships:
-      department: { to: Department, delete: nullify }
-""", file: "bench.yaml")
-
-let names = ["José", "Zoë", "Müller", "John", "joanna", "Łukasz", "Anna", "Jörg", "Ivan", "佐藤"]
-
-/// A store of `count` employees in 100 departments (prepared INSERTs, one transaction).
-func makeStore(_ count: Int) -> SQLStore {
-    let path = NSTemporaryDirectory() + "quarry-sections-\(getpid())-\(count).sqlite"
-    try? FileManager.default.removeItem(atPath: path)
-    let store = try! SQLStore(path: path, model: model)
-    let c = store.connection
-    try! c.transaction {
-        let d = try c.prepare(#"INSERT INTO "Department" ("_pk", "_entity", "name") VALUES (?, 'Department', ?)"#)
-        for i in 1...100 {
-            try d.bind([.int(Int64(i)), .string("Dept \(i)")])
-            _ = try d.step()
-            d.reset()
-        }
-        let e = try c.prepare(#"INSERT INTO "Employee" ("_pk", "_entity", "name", "age", "salary", "active", "department") VALUES (?, 'Employee', ?, ?, ?, ?, ?)"#)
-        for i in 1...count {
-            try e.bind([.int(Int64(i)), .string(names[i % names.count] + " \(i % 9973)"), .int(Int64(18 + (i &* 31) % 50)),
-                        .int(Int64(20_000 + (i &* 7919) % 160_000)), .int(Int64(i % 2)), .int(Int64(1 + i % 100))])
-            _ = try e.step()
-            e.reset()
-        }
-    }
-    return store
-}
-
-nonisolated(unsafe) let million = makeStore(1_000_000)
-nonisolated(unsafe) let hundredK = makeStore(100_000)
+// Company stores of two sizes (CompanyData).
+nonisolated(unsafe) let million = makeCompanyStore("sections-1m", employees: 1_000_000)
+nonisolated(unsafe) let hundredK = makeCompanyStore("sections-100k", employees: 100_000)
 
 let byAge = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("age"), SortDescriptor("salary")])
 

@@ -11,51 +11,15 @@
 //   9. the per-object path (context fetch, set, save) vs a cached-statement
 //      UPDATE loop in one transaction (≤ 1.5×).
 import Benchmark
+import CompanyData
 import Foundation
 import QuarryStore
 
-let model = try! ModelReader.read(yaml: """
-entities:
-  Department:
-    attributes: { name: { type: string, optional: false } }
-    relationships:
-      employees: { to: Employee, many: true, inverse: department, delete: nullify }
-  Employee:
-    attributes:
-      name: { type: string, optional: false }
-      age: integer16
-      salary: integer64
-      startDate: date
-      active: boolean
-    relationships:
-      department: { to: Department, delete: nullify }
-""", file: "bench.yaml")
-
-let names = ["José", "Zoë", "Müller", "John", "joanna", "Łukasz", "Anna", "Jörg", "Ivan", "佐藤"]
-let path = NSTemporaryDirectory() + "quarry-bench-\(getpid()).sqlite"
-
-/// Builds the 1M-row store once (prepared INSERTs in one transaction).
+/// The 1M-employee store (CompanyData), with a copy of the employees for
+/// the batch delete benchmark to restore from.
 nonisolated(unsafe) let store: SQLStore = {
-    try? FileManager.default.removeItem(atPath: path)
-    let store = try! SQLStore(path: path, model: model)
-    let c = store.connection
-    try! c.transaction {
-        let d = try c.prepare(#"INSERT INTO "Department" ("_pk", "_entity", "name") VALUES (?, 'Department', ?)"#)
-        for i in 1...100 {
-            try d.bind([.int(Int64(i)), .string("Dept \(i)")])
-            _ = try d.step()
-            d.reset()
-        }
-        let e = try c.prepare(#"INSERT INTO "Employee" ("_pk", "_entity", "name", "age", "salary", "startDate", "active", "department") VALUES (?, 'Employee', ?, ?, ?, ?, ?, ?)"#)
-        for i in 1...1_000_000 {
-            try e.bind([.int(Int64(i)), .string(names[i % names.count] + " \(i % 9973)"), .int(Int64(18 + i % 50)),
-                        .int(Int64(20_000 + (i &* 7919) % 160_000)), .double(Double(i % 100_000) * 3600), .int(Int64(i % 2)),
-                        .int(Int64(1 + i % 100))])
-            _ = try e.step()
-            e.reset()
-        }
-    }
-    try! c.execute(#"CREATE TABLE "EmployeeBackup" AS SELECT * FROM "Employee""#)
+    let store = makeCompanyStore("bench", employees: 1_000_000)
+    try! store.connection.execute(#"CREATE TABLE "EmployeeBackup" AS SELECT * FROM "Employee""#)
     return store
 }()
 

@@ -13,26 +13,10 @@
 //
 // Each iteration reads every employee's name and salary and prints the count
 // and a checksum, so all three provably walk the same rows.
+import CompanyData
 import Foundation
 import QuarryStore
 
-let modelText = """
-entities:
-  Department:
-    attributes: { name: { type: string, optional: false } }
-    relationships:
-      employees: { to: Employee, many: true, inverse: department, delete: nullify }
-  Employee:
-    attributes:
-      name: { type: string, optional: false }
-      age: integer16
-      salary: integer64
-      startDate: date
-      active: boolean
-    relationships:
-      department: { to: Department, delete: nullify }
-"""
-let names = ["José", "Zoë", "Müller", "John", "joanna", "Łukasz", "Anna", "Jörg", "Ivan", "佐藤"]
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -48,26 +32,10 @@ func make(count: Int) throws {
     try? FileManager.default.removeItem(atPath: path)
     // The model beside the store, so that the store keeps it (quarry --store PATH reads it back).
     let modelPath = path + ".model.yaml"
-    try modelText.write(toFile: modelPath, atomically: true, encoding: .utf8)
+    try companyModelYAML.write(toFile: modelPath, atomically: true, encoding: .utf8)
     let model = try ModelReader.read(from: modelPath)
     let store = try SQLStore(path: path, model: model, modelFile: modelPath)
-    let c = store.connection
-    try c.transaction {
-        let d = try c.prepare(#"INSERT INTO "Department" ("_pk", "_entity", "name") VALUES (?, 'Department', ?)"#)
-        for i in 1...100 {
-            try d.bind([.int(Int64(i)), .string("Dept \(i)")])
-            _ = try d.step()
-            d.reset()
-        }
-        let e = try c.prepare(#"INSERT INTO "Employee" ("_pk", "_entity", "name", "age", "salary", "startDate", "active", "department") VALUES (?, 'Employee', ?, ?, ?, ?, ?, ?)"#)
-        for i in 1...count {
-            try e.bind([.int(Int64(i)), .string(names[i % names.count] + " \(i % 9973)"), .int(Int64(18 + i % 50)),
-                        .int(Int64(20_000 + (i &* 7919) % 160_000)), .double(Double(i % 100_000) * 3600), .int(Int64(i % 2)),
-                        .int(Int64(1 + i % 100))])
-            _ = try e.step()
-            e.reset()
-        }
-    }
+    try fillCompanyStore(store, employees: count)
     print("made \(count) employees in \(path)")
 }
 
