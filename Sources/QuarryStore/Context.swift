@@ -32,7 +32,7 @@ public final class Context {
     public var model: Model { store.model }
     /// Uniquing: the one object for each ID in this context (clean objects
     /// only the registry references may be evicted; see Context+Eviction.swift).
-    var registry: [ObjectID: ManagedObject] = [:]
+    var registry = ContextRegistry()
     // Exclusivity checks are off for the bookkeeping every edit and save
     // touches (see ContextObject.swift for why that is safe and worth it).
     /// Objects with unsaved changes, in the order they first changed.
@@ -275,7 +275,7 @@ public final class Context {
     /// becomes nil), unsaved changes are lost, undo and redo are cleared.
     public func reset() {
         for object in registry.values { object.context = nil }
-        registry = [:]
+        registry.removeAll()
         evictionMark = 0
         pending.removeAll()
         unpropagatedDeletes = []

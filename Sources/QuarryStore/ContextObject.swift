@@ -71,6 +71,9 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
         self.context = context
     }
 
+    /// The row's key (of `objectID`).
+    var primaryKey: Int64 { objectID.primaryKey }
+
     /// Has unsaved edits and is neither inserted nor deleted.
     public var isUpdated: Bool { !isInserted && !isDeleted && !changes.isEmpty }
     /// Holds only its ID: reading any key loads the row.
