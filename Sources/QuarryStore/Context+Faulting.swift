@@ -86,6 +86,11 @@ extension Context {
         let attributes: [Int?]
         let toOnes: [(name: String, index: Int?, exact: String?)]
 
+        /// Layout positions no slot reads (`fill(_:_:taking:)` frees them).
+        let unused: [Int]
+        /// No position is read by two slots: each value can be moved, not copied.
+        let movable: Bool
+
         /// Where the objects filled last keep their values (Unchecked: one context, one thread).
         @exclusivity(unchecked) private var block: ValueBlock?
 
@@ -94,6 +99,9 @@ extension Context {
             self.layout = layout
             self.attributes = attributes
             self.toOnes = toOnes
+            let used = attributes.compactMap { $0 } + toOnes.compactMap(\.index)
+            unused = layout.names.indices.filter { !used.contains($0) }
+            movable = Set(used).count == used.count
             assert(attributes.count + toOnes.count == info.slots.names.count, "a fill plan laid out unlike its entity's slots")
         }
 
@@ -124,6 +132,41 @@ extension Context {
             toOnes.append((r.name, layout.index[r.name] ?? layout.index["_fk_" + r.name], exactEntity(r.destination)))
         }
         return FillPlan(info: info, layout: layout, attributes: attributes, toOnes: toOnes)
+    }
+
+    /// Fills a fault from a row's values decoded at once into `values` (one
+    /// per layout position), which it takes: they are moved into the
+    /// object's slots (no copy, no reference count) and `values` is left
+    /// uninitialized. One call per row instead of a call per column.
+    func fill(_ object: ManagedObject, _ plan: FillPlan, taking values: UnsafeMutablePointer<Value>) {
+        guard plan.movable else {
+            fill(object, plan) { values[$0] }
+            (values).deinitialize(count: plan.layout.names.count)
+            return
+        }
+        let attributes = plan.attributes, toOnes = plan.toOnes
+        let (block, base) = plan.claimRow()
+        block.values.withUnsafeMutableBufferPointer { buffer in
+            var i = base
+            for index in attributes {
+                buffer[i] = .attribute(index.map { (values + $0).move() } ?? .null)
+                i += 1
+            }
+            for (name, index, exact) in toOnes {
+                if let index, case .int(let pk) = (values + index).move() {
+                    if let exact {
+                        buffer[i] = .toOne(ObjectID(entity: exact, primaryKey: pk))
+                    } else {
+                        object.unresolvedKeys[name] = pk
+                    }
+                } else {
+                    buffer[i] = .toOne(nil)
+                }
+                i += 1
+            }
+        }
+        for index in plan.unused { (values + index).deinitialize(count: 1) }
+        adopt(SavedValues(block: block, base: base), into: object)
     }
 
     /// Fills a fault from a stored object's values (columns of sibling
@@ -157,7 +200,12 @@ extension Context {
                 i += 1
             }
         }
-        var saved = SavedValues(block: block, base: base)
+        adopt(SavedValues(block: block, base: base), into: object)
+    }
+
+    /// The filled values become the object's saved ones.
+    private func adopt(_ filled: SavedValues, into object: ManagedObject) {
+        var saved = filled
         // A fault may already know relationships it loaded before its row:
         // they stay, as the row's values would not replace them.
         if !object.committed.isEmpty {

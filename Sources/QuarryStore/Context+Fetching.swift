@@ -168,18 +168,38 @@ extension Context {
         var ordered = true
         var runEntity: String?
         var lastKey = Int64.min
+        // Each row's values are decoded in one call into `scratch`, then
+        // moved into the object (a call per row, not one per column).
+        let columns = 2..<kinds.count
+        let scratch = UnsafeMutablePointer<Value>.allocate(capacity: columns.count)
+        defer { scratch.deallocate() }
+        var lastEntity: String?
         try store.database.streamRows(plan.sql.sql, plan.sql.arguments, as: kinds) { row in
-            guard case .int(let pk) = row[0], case .string(let entity) = row[1] else { return }
+            guard case .int(let pk) = row[0] else { return }
+            // Rows of one entity repeat its name: compared in place, not
+            // made into a String per row.
+            let entity: String
+            if let lastEntity, row.text(at: 1, equals: lastEntity) {
+                entity = lastEntity
+            } else {
+                guard case .string(let name) = row[1] else { return }
+                entity = name
+                lastEntity = name
+            }
             let id = ObjectID(entity: entity, primaryKey: pk)
             if lookUp, let registered = registry[id] {
                 // A loaded object keeps its values (and edits), as with `adopt`.
-                if registered.isFault { fill(registered, self.plan(entity: entity, layout: layout, in: &plans)) { row[$0 + 2] } }
+                if registered.isFault {
+                    row.initialize(scratch, columns: columns)
+                    fill(registered, self.plan(entity: entity, layout: layout, in: &plans), taking: scratch)
+                }
                 objects.append(registered)
                 return
             }
             let fillPlan = self.plan(entity: entity, layout: layout, in: &plans)
             let object = ManagedObject(id: id, info: fillPlan.info, context: self)
-            fill(object, fillPlan) { row[$0 + 2] }
+            row.initialize(scratch, columns: columns)
+            fill(object, fillPlan, taking: scratch)
             if ordered {
                 if pk <= lastKey || (runEntity != nil && runEntity != entity) { ordered = false }
                 lastKey = pk

@@ -69,8 +69,17 @@ public final class Context {
     /// merged into it as soon as they finish.
     public var automaticallyMergesBatchResults = true
 
+    /// What the context's objects point at (see `ContextLink`).
+    let link = ContextLink()
+
     public init(store: SQLStore) {
         self.store = store
+        link.context = self
+    }
+
+    deinit {
+        // Objects that outlive the context read `context` as nil.
+        link.context = nil
     }
 
     // MARK: - Registry

@@ -46,8 +46,13 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     /// objects of the entity; see Context+Entities.swift).
     let info: EntityInfo
     public var entity: Entity { info.entity }
-    /// The context the object lives in; nil after `reset()` or once its deletion is saved.
-    @exclusivity(unchecked) public internal(set) weak var context: Context?
+    /// The context the object lives in; nil after `reset()` or once its
+    /// deletion is saved, or once the context is gone (through its link: see `ContextLink`).
+    public internal(set) var context: Context? {
+        get { link?.context }
+        set { link = newValue?.link }
+    }
+    @exclusivity(unchecked) private var link: ContextLink?
     /// Saved values loaded so far, by property name.
 @exclusivity(unchecked) var committed: SavedValues = [:]
     /// Whether the row (attributes and owned to-one keys) has been loaded.
@@ -68,7 +73,7 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     init(id: ObjectID, info: EntityInfo, context: Context) {
         self.objectID = id
         self.info = info
-        self.context = context
+        self.link = context.link
     }
 
     /// The row's key (of `objectID`).
@@ -243,6 +248,21 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
             return .array(ids.map { .object(ObjectReference(context.object(with: $0))) })
         }
     }
+}
+
+/// How an object finds its context: one link per context, which the
+/// context clears as it goes, so every object that still points at it reads
+/// nil from then on — what a weak reference from each object gave, without
+/// one. A weak reference to the context moved its reference count into a
+/// side table (every retain and release of the context then took the slow
+/// path) and cost an atomic update of that table per object made and freed;
+/// the link is a plain strong reference, and the context itself is held by
+/// none of its objects (it is `unowned(unsafe)` here, and only ever read
+/// while the context's `deinit` has not run: that clears it first).
+final class ContextLink {
+    unowned(unsafe) var context: Context?
+
+    init() {}
 }
 
 /// The objects of one batch of a batched fetch: the first fault touched loads

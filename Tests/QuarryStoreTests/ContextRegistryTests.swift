@@ -4,12 +4,14 @@
 // answer as one dictionary would — checked against a plain dictionary under
 // seeded random operations — and a context over it must keep uniquing,
 // removal on delete and eviction exactly as before, for fetches big enough
-// to be kept as runs.
+// to be kept as runs. Objects find their context through a link the
+// context clears as it goes (ContextLink): any object that outlives it reads
+// `context` as nil.
 import Foundation
 import Testing
 @testable import QuarryStore
 
-@Suite("Context: registry")
+@Suite("Context: registry and lifetime")
 struct ContextRegistryTests {
     @Test(arguments: 1...10)
     func registryBehavesAsADictionary(seed: UInt64) throws {
@@ -166,5 +168,25 @@ struct ContextRegistryTests {
         try context.save()
         context.reset()
         #expect(context.registeredObjects.isEmpty && kept.context == nil)
+    }
+
+    @Test(arguments: TestEngine.available)
+    func objectsOutlivingTheirContextHaveNone(engine: TestEngine) throws {
+        let (store, _) = try staff(engine, 100)
+        var context: Context? = Context(store: store)
+        weak var gone = context
+        let fetched = try context!.fetch(FetchRequest(entity: "Employee"))
+        let inserted = try context!.insert("Department")
+        try inserted.setValue(.string("New"), forKey: "name")
+        let unregistered = fetched[5]
+        try context!.delete(unregistered)
+        try context!.save()
+        #expect(fetched[0].context === context && inserted.context === context && unregistered.context == nil)
+        context = nil
+        #expect(gone == nil, "objects do not keep their context alive")
+        #expect(fetched.allSatisfy { $0.context == nil } && inserted.context == nil)
+        // Reads of saved values still answer; edits are refused.
+        #expect(fetched[0]["name"] == .string("E0"))
+        #expect(throws: ContextError.objectNotInContext(fetched[1].objectID)) { try fetched[1].setValue(.int(1), forKey: "age") }
     }
 }
