@@ -146,24 +146,23 @@ extension Context {
         }
         let attributes = plan.attributes, toOnes = plan.toOnes
         let (block, base) = plan.claimRow()
-        block.values.withUnsafeMutableBufferPointer { buffer in
-            var i = base
-            for index in attributes {
-                buffer[i] = .attribute(index.map { (values + $0).move() } ?? .null)
-                i += 1
-            }
-            for (name, index, exact) in toOnes {
-                if let index, case .int(let pk) = (values + index).move() {
-                    if let exact {
-                        buffer[i] = .toOne(ObjectID(entity: exact, primaryKey: pk))
-                    } else {
-                        object.unresolvedKeys[name] = pk
-                    }
+        let buffer = block.values
+        var i = base
+        for index in attributes {
+            buffer[i] = .attribute(index.map { (values + $0).move() } ?? .null)
+            i += 1
+        }
+        for (name, index, exact) in toOnes {
+            if let index, case .int(let pk) = (values + index).move() {
+                if let exact {
+                    buffer[i] = .toOne(ObjectID(entity: exact, primaryKey: pk))
                 } else {
-                    buffer[i] = .toOne(nil)
+                    object.unresolvedKeys[name] = pk
                 }
-                i += 1
+            } else {
+                buffer[i] = .toOne(nil)
             }
+            i += 1
         }
         for index in plan.unused { (values + index).deinitialize(count: 1) }
         adopt(SavedValues(block: block, base: base), into: object)
@@ -181,24 +180,23 @@ extension Context {
         let attributes = plan.attributes, toOnes = plan.toOnes
         let (block, base) = plan.claimRow()
         // Written in place (the block's slots start out nil).
-        block.values.withUnsafeMutableBufferPointer { buffer in
-            var i = base
-            for index in attributes {
-                buffer[i] = .attribute(index.map(value) ?? .null)
-                i += 1
-            }
-            for (name, index, exact) in toOnes {
-                if let index, case .int(let pk) = value(index) {
-                    if let exact {
-                        buffer[i] = .toOne(ObjectID(entity: exact, primaryKey: pk))
-                    } else {
-                        object.unresolvedKeys[name] = pk
-                    }
+        let buffer = block.values
+        var i = base
+        for index in attributes {
+            buffer[i] = .attribute(index.map(value) ?? .null)
+            i += 1
+        }
+        for (name, index, exact) in toOnes {
+            if let index, case .int(let pk) = value(index) {
+                if let exact {
+                    buffer[i] = .toOne(ObjectID(entity: exact, primaryKey: pk))
                 } else {
-                    buffer[i] = .toOne(nil)
+                    object.unresolvedKeys[name] = pk
                 }
-                i += 1
+            } else {
+                buffer[i] = .toOne(nil)
             }
+            i += 1
         }
         adopt(SavedValues(block: block, base: base), into: object)
     }
@@ -207,8 +205,9 @@ extension Context {
     private func adopt(_ filled: SavedValues, into object: ManagedObject) {
         var saved = filled
         // A fault may already know relationships it loaded before its row:
-        // they stay, as the row's values would not replace them.
-        if !object.committed.isEmpty {
+        // they stay, as the row's values would not replace them. (A fresh
+        // object knows nothing: the common case costs one test.)
+        if !object.committed.isPristine && !object.committed.isEmpty {
             for (key, known) in object.committed where saved[key] == nil { saved[key] = known }
         }
         object.committed = saved

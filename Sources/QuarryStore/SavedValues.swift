@@ -46,15 +46,28 @@ final class ValueBlock {
     let slots: ValueSlots
     let width: Int
     let rows: Int
+    /// `rows * width` slots, nil until filled. Memory of its own rather than
+    /// an array: an array's storage is freed by the runtime's generic
+    /// destroy, a call through the type's witnesses per slot (~100
+    /// instructions), where `deinit` below moves each value out and drops
+    /// it: a switch on its case, releasing only what holds a reference.
+    let values: UnsafeMutablePointer<PropertyValue?>
     // Unchecked: one context, one thread, short accesses (ContextObject.swift).
-    @exclusivity(unchecked) var values: ContiguousArray<PropertyValue?>
     @exclusivity(unchecked) private(set) var used = 0
 
     init(slots: ValueSlots, rows: Int) {
         self.slots = slots
         self.width = slots.names.count
         self.rows = rows
-        values = ContiguousArray(repeating: nil, count: rows * slots.names.count)
+        values = .allocate(capacity: rows * width)
+        values.initialize(repeating: nil, count: rows * width)
+    }
+
+    deinit {
+        // Slots past the rows claimed are still nil: nothing to destroy.
+        // (`deinitialize(count:)` would go through the witnesses too.)
+        for i in 0 ..< used * width { _ = (values + i).move() }
+        values.deallocate()
     }
 
     var isFull: Bool { used == rows }
@@ -108,11 +121,14 @@ struct SavedValues: Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// Never given a value (cheaper to ask than `isEmpty`).
+    var isPristine: Bool { block == nil && others.isEmpty }
+
     /// No value at all (a fault that never loaded anything).
     var isEmpty: Bool {
         guard others.isEmpty else { return false }
         guard let block else { return true }
-        return !block.values[base ..< base + block.width].contains { $0 != nil }
+        return !(base ..< base + block.width).contains { block.values[$0] != nil }
     }
 
     /// The laid-out values first, then the others. (A write to the key just
