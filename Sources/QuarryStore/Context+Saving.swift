@@ -95,6 +95,7 @@ extension Context {
             // they can have relationships to write.
             var linked: [ManagedObject] = []
             for object in updated where try writer.writeAttributes(object) { linked.append(object) }
+            try writer.flushUpdates()
             for object in inserted { permanent[object.objectID] = try writer.insertRow(object) }
             for object in inserted { try writer.writeRelationships(object, permanentIDs: permanent) }
             for object in linked { try writer.writeRelationships(object, permanentIDs: permanent) }

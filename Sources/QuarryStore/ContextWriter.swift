@@ -14,6 +14,8 @@ import Foundation
 /// database's `preparedRunner`, kept for the whole save; the last shape and
 /// the last UPDATE used are remembered, since consecutive objects of a big
 /// save nearly always share them (no hashing of names per object then).
+/// Objects whose only change is one attribute join that column's batch of
+/// UPDATEs (ColumnUpdates.swift), several rows per statement on SQLite.
 final class ContextWriter {
     let context: Context
     let store: SQLStore
@@ -24,10 +26,11 @@ final class ContextWriter {
     private var updates: [UpdateKey: ([Value]) throws -> Void] = [:]
     @exclusivity(unchecked) private var lastUpdate: (key: UpdateKey, run: ([Value]) throws -> Void)?
     private var cleanups: [String: [String]] = [:]
+    /// One-column UPDATEs (an object's only change), batched (ColumnUpdates.swift):
+    /// by entity and column, and the one being filled now.
+    private var columnUpdates: [UpdateKey: ColumnUpdates] = [:]
+    @exclusivity(unchecked) private var filling: (shape: EntityShape, column: AttributeColumn, updates: ColumnUpdates)?
     /// Reused for every object's UPDATE, rather than two new arrays each.
-    /// The single-attribute UPDATE used last, and its reused arguments.
-    @exclusivity(unchecked) private var lastSingle: (shape: EntityShape, column: AttributeColumn, run: ([Value]) throws -> Void)?
-    @exclusivity(unchecked) private var pair: [Value] = [.null, .null]
     @exclusivity(unchecked) private var columns: [String] = []
     @exclusivity(unchecked) private var arguments: [Value] = []
 
@@ -112,6 +115,7 @@ final class ContextWriter {
 
     /// INSERTs the row with its attribute values; returns the permanent ID.
     func insertRow(_ object: ManagedObject) throws -> ObjectID {
+        try flushUpdates()
         let name = object.entity.name
         guard let table = mapping.table(for: name) else { throw ContextError.unknownEntity(name, suggestion: nil) }
         var columns = [SQLIdentifier.quoted(StoreMapping.entityColumn)]
@@ -136,22 +140,13 @@ final class ContextWriter {
         let shape = shape(object.info)
         if let (property, value) = object.onlyChange {
             // The usual object of a big save: one changed attribute, the same
-            // column as the object before, so the same UPDATE; its two
-            // arguments are written into one reused array.
+            // column as the object before: its row joins that column's batch.
             guard let target = shape.attribute(property), case .attribute(let v) = value else { return true }
             let stored = try StoreValues.storable(v, type: target.type, key: target.name, entity: shape.entity)
-            if let last = lastSingle, last.shape === shape, last.column === target {
-                pair[0] = stored
-                pair[1] = .int(object.objectID.primaryKey)
-                try last.run(pair)
-                return false
-            }
-            try update(shape, [target.column], [stored, .int(object.objectID.primaryKey)])
-            if let last = lastUpdate, last.key.entity == shape.entity, last.key.columns == [target.column] {
-                lastSingle = (shape, target, last.run)
-            }
+            try columnUpdates(shape, target)?.add(key: object.primaryKey, value: stored)
             return false
         }
+        try flushUpdates()
         columns.removeAll(keepingCapacity: true)
         arguments.removeAll(keepingCapacity: true)
         var others = false
@@ -165,6 +160,28 @@ final class ContextWriter {
         arguments.append(.int(object.objectID.primaryKey))
         try update(shape, columns, arguments)
         return others
+    }
+
+    /// The batch of one-column UPDATEs for `target` (nil: the entity has no
+    /// table), the rows of any other batch written first.
+    private func columnUpdates(_ shape: EntityShape, _ target: AttributeColumn) throws -> ColumnUpdates? {
+        if let filling, filling.shape === shape, filling.column === target { return filling.updates }
+        try flushUpdates()
+        guard let table = shape.table else { return nil }
+        let key = UpdateKey(entity: shape.entity, columns: [target.column])
+        let updates = try columnUpdates[key] ?? ColumnUpdates(table: SQLIdentifier.quoted(table), column: target.column, database: store.database)
+        columnUpdates[key] = updates
+        filling = (shape, target, updates)
+        return updates
+    }
+
+    /// Writes the rows still waiting in a batch: before any other statement
+    /// (statements reach the database in the order the save made them), and
+    /// when the save's updates are done.
+    func flushUpdates() throws {
+        guard let filling else { return }
+        self.filling = nil
+        try filling.updates.flush()
     }
 
     /// `UPDATE <table> SET <columns> = ? … WHERE "_pk" = ?`; `columns` are quoted.
@@ -190,6 +207,7 @@ final class ContextWriter {
     /// the other side are written from that side (inverses are kept
     /// consistent in memory, so it has the change too).
     func writeRelationships(_ object: ManagedObject, permanentIDs: [ObjectID: ObjectID]) throws {
+        try flushUpdates()
         let name = object.entity.name
         let shape = shape(object.info)
         // Most saves change attributes only: nothing to do then.
@@ -231,6 +249,7 @@ final class ContextWriter {
     /// DELETEs the rows, then clears foreign keys and join rows that still
     /// point at them (relationships without an inverse, or not loaded).
     func deleteRows(_ objects: [ManagedObject]) throws {
+        try flushUpdates()
         for object in objects {
             for sql in cleanup(object.entity) {
                 try store.database.run(sql, [.int(object.objectID.primaryKey)])
