@@ -3,25 +3,32 @@
 // 500k times, and each run of a statement costs SQLite more than the row
 // it changes (binding, stepping into the VM, opening the table's cursor,
 // halting and resetting: ~1,400 instructions in `sqlite3VdbeHalt` alone).
-// On SQLite (3.33+, which has UPDATE … FROM) the rows go `rows` at a time:
+// On SQLite the rows go `rows` at a time:
 //
-//     WITH "_quarry_rows"("key", "value") AS (VALUES (?, ?), (?, ?), …)
-//     UPDATE "Employee" SET "age" = "_quarry_rows"."value"
-//     FROM "_quarry_rows" WHERE "Employee"."_pk" = "_quarry_rows"."key"
+//     UPDATE "Employee" SET "age" = CASE "_pk" WHEN ? THEN ? WHEN ? THEN ? … END
+//     WHERE "_pk" IN (?, ?, …)
 //
 // which changes the same rows to the same values, in one statement run per
-// batch. Values are still bound, never pasted. Rows left over (fewer than a
-// batch) and other engines take the one-row UPDATE, one row at a time. The
-// writer flushes the batch before it runs any other statement, so that the
-// statements of a save reach the database in the order they were made
-// (a UNIQUE value freed by one row may be taken by the next).
+// batch: ~20% less time than a statement per row at 48 rows a batch (the
+// CASE is searched linearly, so batches stay small; an UPDATE … FROM a
+// VALUES list saved half as much). Values are still bound, never pasted.
+// SQLite visits the IN list in key order, and the rows of a batch are added
+// in increasing key order (a save writes saved objects in key order; a key
+// out of order starts a new batch), so rows change in the order the save
+// made them; the writer flushes the batch before it runs any other
+// statement, for the same reason (a UNIQUE value freed by one row may be
+// taken by the next). Rows left over (fewer than a batch) and other engines
+// (PostgreSQL would type the CASE's bound values as text) take the one-row
+// UPDATE, one row at a time.
 final class ColumnUpdates {
     /// Rows per batched statement (0: no batching on this database).
     let rows: Int
     private let runBatch: (([Value]) throws -> Void)?
     private let runOne: ([Value]) throws -> Void
-    /// Key, value, key, value… of the rows not written yet.
+    /// Key, value, key, value… of the rows not written yet (then their keys
+    /// again, for the IN list, added when the batch is full).
     private var pending: [Value] = []
+    private var lastKey = Int64.min
     private var pair: [Value] = [.null, .null]
 
     /// `table` and `column` come quoted (`SQLIdentifier.quoted`).
@@ -29,12 +36,11 @@ final class ColumnUpdates {
         runOne = try database.preparedRunner("UPDATE \(t) SET \(c) = ? WHERE \"_pk\" = ?")
         let rows = Self.batchRows(database)
         if rows > 1 {
-            let values = Array(repeating: "(?, ?)", count: rows).joined(separator: ", ")
-            runBatch = try database.preparedRunner(
-                "WITH \"_quarry_rows\"(\"key\", \"value\") AS (VALUES \(values)) "
-                + "UPDATE \(t) SET \(c) = \"_quarry_rows\".\"value\" FROM \"_quarry_rows\" WHERE \(t).\"_pk\" = \"_quarry_rows\".\"key\"")
+            let whens = Array(repeating: "WHEN ? THEN ?", count: rows).joined(separator: " ")
+            let keys = Array(repeating: "?", count: rows).joined(separator: ", ")
+            runBatch = try database.preparedRunner("UPDATE \(t) SET \(c) = CASE \"_pk\" \(whens) END WHERE \"_pk\" IN (\(keys))")
             self.rows = rows
-            pending.reserveCapacity(2 * rows)
+            pending.reserveCapacity(3 * rows)
         } else {
             runBatch = nil
             self.rows = 0
@@ -48,9 +54,12 @@ final class ColumnUpdates {
             pair[1] = .int(key)
             return try runOne(pair)
         }
+        if key <= lastKey { try flush() }
+        lastKey = key
         pending.append(.int(key))
         pending.append(value)
         if pending.count == 2 * rows {
+            for i in stride(from: 0, to: 2 * rows, by: 2) { pending.append(pending[i]) }
             try runBatch(pending)
             pending.removeAll(keepingCapacity: true)
         }
@@ -66,30 +75,11 @@ final class ColumnUpdates {
             i += 2
         }
         pending.removeAll(keepingCapacity: true)
+        lastKey = .min
     }
 
-    /// Rows per batch: 256, or fewer when the database binds fewer
-    /// arguments; none where UPDATE … FROM is not known to work.
+    /// Rows per batch on SQLite (none elsewhere), fewer if the database binds fewer arguments.
     static func batchRows(_ database: any SQLDatabase) -> Int {
-        guard database.dialect == .sqlite, SQLiteVersion.updatesFrom(database) else { return 0 }
-        return min(256, database.maximumArguments / 2)
-    }
-}
-
-/// Whether the SQLite library in use runs UPDATE … FROM (3.33.0 and later):
-/// asked of the database once per process (there is one SQLite library).
-enum SQLiteVersion {
-    // Written once, always to the same answer: a race would only ask twice.
-    nonisolated(unsafe) private static var known: Bool?
-
-    static func updatesFrom(_ database: any SQLDatabase) -> Bool {
-        if let known { return known }
-        var answer = false
-        if case .string(let version)? = (try? database.rows("SELECT sqlite_version()"))?.first?.first {
-            let parts = version.split(separator: ".").map { Int($0) ?? 0 } + [0, 0, 0]
-            answer = (parts[0], parts[1]) >= (3, 33)
-        }
-        known = answer
-        return answer
+        database.dialect == .sqlite ? min(48, database.maximumArguments / 3) : 0
     }
 }

@@ -106,4 +106,29 @@ struct ColumnUpdatesTests {
         let ages: [Value?] = (0..<600).map { Value.int($0 == 400 ? 78 : 77) }
         #expect(try rows(store).map { $0[1] } == ages)
     }
+
+    @Test(arguments: TestEngine.available)
+    func keysInAnyOrderReachTheirRows(engine: TestEngine) throws {
+        let store = try staff(engine, 300)
+        var generator = Seeded(state: 9)
+        let keys = try store.database.rows(#"SELECT "_pk" FROM "Employee" ORDER BY "_pk""#).map { row -> Int64 in
+            guard case .int(let k) = row[0] else { Issue.record("no key"); return 0 }
+            return k
+        }
+        // Runs in order broken by keys that go back: each starts a new batch.
+        var order: [Int64] = []
+        var rest = keys.shuffled(using: &generator)
+        while !rest.isEmpty {
+            let n = min(rest.count, Int.random(in: 1...120, using: &generator))
+            order += rest.prefix(n).sorted()
+            rest.removeFirst(n)
+        }
+        try store.database.inTransaction {
+            let updates = try ColumnUpdates(table: #""Employee""#, column: #""salary""#, database: store.database)
+            for k in order { try updates.add(key: k, value: .int(k * 3)) }
+            try updates.flush()
+        }
+        let salaries = try store.database.rows(#"SELECT "_pk", "salary" FROM "Employee" ORDER BY "_pk""#)
+        #expect(salaries.map { $0[1] } == keys.map { Value.int($0 * 3) })
+    }
 }
