@@ -149,18 +149,20 @@ extension Context {
         let buffer = block.values
         var i = base
         for index in attributes {
-            buffer[i] = .attribute(index.map { (values + $0).move() } ?? .null)
+            (buffer + i).initialize(to: .attribute(index.map { (values + $0).move() } ?? .null))
             i += 1
         }
         for (name, index, exact) in toOnes {
             if let index, case .int(let pk) = (values + index).move() {
                 if let exact {
-                    buffer[i] = .toOne(ObjectID(entity: exact, primaryKey: pk))
+                    (buffer + i).initialize(to: .toOne(ObjectID(entity: exact, primaryKey: pk)))
                 } else {
+                    // Not known until its entity is read: absent, for now.
+                    (buffer + i).initialize(to: nil)
                     object.unresolvedKeys[name] = pk
                 }
             } else {
-                buffer[i] = .toOne(nil)
+                (buffer + i).initialize(to: .toOne(nil))
             }
             i += 1
         }
@@ -179,22 +181,24 @@ extension Context {
     func fill(_ object: ManagedObject, _ plan: FillPlan, _ value: (Int) -> Value) {
         let attributes = plan.attributes, toOnes = plan.toOnes
         let (block, base) = plan.claimRow()
-        // Written in place (the block's slots start out nil).
+        // Every slot of the row is initialized (the block's are not, until claimed).
         let buffer = block.values
         var i = base
         for index in attributes {
-            buffer[i] = .attribute(index.map(value) ?? .null)
+            (buffer + i).initialize(to: .attribute(index.map(value) ?? .null))
             i += 1
         }
         for (name, index, exact) in toOnes {
             if let index, case .int(let pk) = value(index) {
                 if let exact {
-                    buffer[i] = .toOne(ObjectID(entity: exact, primaryKey: pk))
+                    (buffer + i).initialize(to: .toOne(ObjectID(entity: exact, primaryKey: pk)))
                 } else {
+                    // Not known until its entity is read: absent, for now.
+                    (buffer + i).initialize(to: nil)
                     object.unresolvedKeys[name] = pk
                 }
             } else {
-                buffer[i] = .toOne(nil)
+                (buffer + i).initialize(to: .toOne(nil))
             }
             i += 1
         }
@@ -297,7 +301,7 @@ extension Context {
     /// otherwise — Core Data's `refresh(_:mergeChanges:)`.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.context === self, !object.isInserted else { return }
-        object.committed = [:]
+        object.committed = SavedValues()
         object.unresolvedKeys = [:]
         object.rowLoaded = false
         if !mergeChanges {

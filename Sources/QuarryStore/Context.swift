@@ -43,13 +43,13 @@ public final class Context {
     var unannounced = ContextChanges()
     /// Saved objects updated since the last announcement (kept apart from
     /// `unannounced.updated`: noted on every edit, so it must be cheap).
-@exclusivity(unchecked) var unannouncedUpdates = UnannouncedUpdates()
+    @exclusivity(unchecked) var unannouncedUpdates = UnannouncedUpdates()
     var observers: [Int: (ContextEvent) -> Void] = [:]
     /// While `merge(changes:)` announces a merge: the changes merged (a
     /// results controller also judges objects this context never loaded).
     var mergingChanges: ContextChanges?
     var nextObserver = 0
-@exclusivity(unchecked) var undoState = UndoState()
+    @exclusivity(unchecked) var undoState = UndoState()
     /// Row SELECT lists by entity, planned once.
     var rowSelects: [String: RowSelect] = [:]
     /// Entities with their properties resolved, by name (Context+Entities.swift).

@@ -54,15 +54,20 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     }
     @exclusivity(unchecked) private var link: ContextLink?
     /// Saved values loaded so far, by property name.
-@exclusivity(unchecked) var committed: SavedValues = [:]
+    @exclusivity(unchecked) var committed = SavedValues()
     /// Whether the row (attributes and owned to-one keys) has been loaded.
-@exclusivity(unchecked) var rowLoaded = false
+    @exclusivity(unchecked) var rowLoaded = false
     /// To-one keys whose destination entity is not known yet (it has sub-entities).
-@exclusivity(unchecked) var unresolvedKeys: [String: Int64] = [:]
+    var unresolvedKeys: [String: Int64] {
+        get { unresolved ?? [:] }
+        set { unresolved = newValue.isEmpty ? nil : newValue }
+    }
+    /// Nil while empty (nearly always): nothing to make or free per object.
+    @exclusivity(unchecked) private var unresolved: [String: Int64]?
     /// Unsaved values, by property name.
-@exclusivity(unchecked) var changes = ChangedValues()
+    @exclusivity(unchecked) var changes = ChangedValues()
     /// The batch of a batched fetch this fault loads with.
-@exclusivity(unchecked) var batch: FaultBatch?
+    @exclusivity(unchecked) var batch: FaultBatch?
     @exclusivity(unchecked) public internal(set) var isInserted = false
     @exclusivity(unchecked) public internal(set) var isDeleted = false
     /// The context's bookkeeping (`PendingObjects`, `UnannouncedUpdates`).
