@@ -161,6 +161,37 @@ public final class Context {
         setPrimitive(object, key, value, saved: object.committed[key])
     }
 
+    /// An attribute set by `setValue(_:forKey:)`: `groupUndo { setPrimitive(…) }`.
+    /// A bulk edit makes this call for each of its objects, so the usual
+    /// case — the first change of a saved object, outside any undo group —
+    /// is written out with the same steps and fewer copies of the values:
+    /// the saved value is read once (and handed to the undo step), the new
+    /// one made once, no group is opened only to be closed again.
+    func setAttribute(_ object: ManagedObject, _ property: PropertyInfo, _ value: Value) {
+        guard undoState.depth == 0, !undoState.replaying, object.changes.isEmpty, !object.isInserted, !object.isDeleted else {
+            return groupUndo { setPrimitive(object, property, .attribute(value)) }
+        }
+        // As `beginUndoGrouping` does at the top level.
+        if undoState.undoStack.hasOpenSteps { undoState.undoStack.dropOpen() }
+        let new = PropertyValue.attribute(value)
+        let saved = object.committed[property]
+        let key = property.name
+        // Setting the saved value back is no change (`saved` is known: the row is loaded).
+        var same = false
+        if let saved { same = saved == new }
+        if !same {
+            object.changes[key] = new
+            pending.insert(object)
+        }
+        unannouncedUpdates.insert(object)
+        // As `recordUndo` then `endUndoGrouping` do: the step is a group of its own.
+        if undoState.isEnabled {
+            undoState.undoStack.record(.value(object, key: key, before: saved, after: new))
+            undoState.undoStack.closeOpen()
+            undoState.redoStack.removeAll()
+        }
+    }
+
     /// `setPrimitive` for a resolved property (its saved value is read from its slot).
     func setPrimitive(_ object: ManagedObject, _ property: PropertyInfo, _ value: PropertyValue) {
         setPrimitive(object, property.name, value, saved: object.committed[property])

@@ -132,7 +132,7 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
             // Load the saved values first (Core Data fires the fault here too),
             // so that setting a value back to the saved one is no change.
             if !rowLoaded && !isInserted { try context.fireFault(self) }
-            context.groupUndo { context.setPrimitive(self, p!, .attribute(value)) }
+            context.setAttribute(self, p!, value)
         case .toOne?:
             switch value {
             case .null: try setValue(nil as ManagedObject?, forKey: key)
