@@ -85,6 +85,10 @@ extension Context {
         /// Where each attribute's value sits in the layout (nil: not selected).
         let attributes: [Int?]
         let toOnes: [(name: String, index: Int?, exact: String?)]
+        /// `toOnes`, for the fill of a row: positions, and the entity of the
+        /// keys when it is known (a tuple array would copy its names per row).
+        private let toOneIndices: [Int?]
+        private let toOneEntities: [String?]
 
         /// Layout positions no slot reads (`fill(_:_:taking:)` frees them).
         let unused: [Int]
@@ -99,6 +103,8 @@ extension Context {
             self.layout = layout
             self.attributes = attributes
             self.toOnes = toOnes
+            toOneIndices = toOnes.map(\.index)
+            toOneEntities = toOnes.map(\.exact)
             let used = attributes.compactMap { $0 } + toOnes.compactMap(\.index)
             unused = layout.names.indices.filter { !used.contains($0) }
             movable = Set(used).count == used.count
@@ -116,6 +122,37 @@ extension Context {
         }
 
         var entity: Entity { info.entity }
+
+        /// Fills a fault from a row's values decoded at once into `values`
+        /// (one per layout position), which it takes: they are moved into
+        /// the object's slots (no copy, no reference count) and `values` is
+        /// left uninitialized. A method of the plan, so that its lists are
+        /// read in place rather than retained and released per row.
+        func fill(_ object: ManagedObject, taking values: UnsafeMutablePointer<Value>) {
+            let (block, base) = claimRow()
+            let buffer = block.values
+            var i = base
+            for index in attributes {
+                (buffer + i).initialize(to: .attribute(index.map { (values + $0).move() } ?? .null))
+                i += 1
+            }
+            for t in toOneIndices.indices {
+                if let index = toOneIndices[t], case .int(let pk) = (values + index).move() {
+                    if let exact = toOneEntities[t] {
+                        (buffer + i).initialize(to: .toOne(ObjectID(entity: exact, primaryKey: pk)))
+                    } else {
+                        // Not known until its entity is read: absent, for now.
+                        (buffer + i).initialize(to: nil)
+                        object.unresolvedKeys[toOnes[t].name] = pk
+                    }
+                } else {
+                    (buffer + i).initialize(to: .toOne(nil))
+                }
+                i += 1
+            }
+            for index in unused { (values + index).deinitialize(count: 1) }
+            object.adopt(SavedValues(block: block, base: base))
+        }
     }
 
     /// The filled objects lay out their saved values as `info.slots` says:
@@ -144,30 +181,7 @@ extension Context {
             (values).deinitialize(count: plan.layout.names.count)
             return
         }
-        let attributes = plan.attributes, toOnes = plan.toOnes
-        let (block, base) = plan.claimRow()
-        let buffer = block.values
-        var i = base
-        for index in attributes {
-            (buffer + i).initialize(to: .attribute(index.map { (values + $0).move() } ?? .null))
-            i += 1
-        }
-        for (name, index, exact) in toOnes {
-            if let index, case .int(let pk) = (values + index).move() {
-                if let exact {
-                    (buffer + i).initialize(to: .toOne(ObjectID(entity: exact, primaryKey: pk)))
-                } else {
-                    // Not known until its entity is read: absent, for now.
-                    (buffer + i).initialize(to: nil)
-                    object.unresolvedKeys[name] = pk
-                }
-            } else {
-                (buffer + i).initialize(to: .toOne(nil))
-            }
-            i += 1
-        }
-        for index in plan.unused { (values + index).deinitialize(count: 1) }
-        adopt(SavedValues(block: block, base: base), into: object)
+        plan.fill(object, taking: values)
     }
 
     /// Fills a fault from a stored object's values (columns of sibling
@@ -202,22 +216,9 @@ extension Context {
             }
             i += 1
         }
-        adopt(SavedValues(block: block, base: base), into: object)
+        object.adopt(SavedValues(block: block, base: base))
     }
 
-    /// The filled values become the object's saved ones.
-    private func adopt(_ filled: SavedValues, into object: ManagedObject) {
-        var saved = filled
-        // A fault may already know relationships it loaded before its row:
-        // they stay, as the row's values would not replace them. (A fresh
-        // object knows nothing: the common case costs one test.)
-        if !object.committed.isPristine && !object.committed.isEmpty {
-            for (key, known) in object.committed where saved[key] == nil { saved[key] = known }
-        }
-        object.committed = saved
-        object.rowLoaded = true
-        object.batch = nil
-    }
 
     /// The entity every row pointed at as `destination` must have, when it
     /// has no sub-entities; otherwise the row's `_entity` must be read.
@@ -309,5 +310,23 @@ extension Context {
             object.isDeleted = false
             notePending(object)
         }
+    }
+}
+
+extension ManagedObject {
+    /// Values just filled from its row become the object's saved ones.
+    func adopt(_ filled: SavedValues) {
+        rowLoaded = true
+        batch = nil
+        // A fresh object knows nothing yet: the common case is one test.
+        if committed.isPristine {
+            committed = filled
+            return
+        }
+        // A fault may already know relationships it loaded before its row:
+        // they stay, as the row's values would not replace them.
+        var saved = filled
+        for (key, known) in committed where saved[key] == nil { saved[key] = known }
+        committed = saved
     }
 }

@@ -174,29 +174,34 @@ extension Context {
         let scratch = UnsafeMutablePointer<Value>.allocate(capacity: columns.count)
         defer { scratch.deallocate() }
         var lastEntity: String?
+        // The plan of the entity of the last row (rows of one entity come together).
+        var lastPlan: FillPlan?
         try store.database.streamRows(plan.sql.sql, plan.sql.arguments, as: kinds) { row in
             guard case .int(let pk) = row[0] else { return }
             // Rows of one entity repeat its name: compared in place, not
             // made into a String per row.
             let entity: String
-            if let lastEntity, row.text(at: 1, equals: lastEntity) {
+            let fillPlan: FillPlan
+            if let lastEntity, let lastPlan, row.text(at: 1, equals: lastEntity) {
                 entity = lastEntity
+                fillPlan = lastPlan
             } else {
                 guard case .string(let name) = row[1] else { return }
                 entity = name
+                fillPlan = self.plan(entity: name, layout: layout, in: &plans)
                 lastEntity = name
+                lastPlan = fillPlan
             }
             let id = ObjectID(entity: entity, primaryKey: pk)
             if lookUp, let registered = registry[id] {
                 // A loaded object keeps its values (and edits), as with `adopt`.
                 if registered.isFault {
                     row.initialize(scratch, columns: columns)
-                    fill(registered, self.plan(entity: entity, layout: layout, in: &plans), taking: scratch)
+                    fill(registered, fillPlan, taking: scratch)
                 }
                 objects.append(registered)
                 return
             }
-            let fillPlan = self.plan(entity: entity, layout: layout, in: &plans)
             let object = ManagedObject(id: id, info: fillPlan.info, context: self)
             row.initialize(scratch, columns: columns)
             fill(object, fillPlan, taking: scratch)
