@@ -28,6 +28,7 @@ final class EntityInfo {
 
     init(entity: Entity, model: Model, mapping: StoreMapping) {
         self.entity = entity
+        self.name = entity.name
         let attributes = entity.allAttributes(in: model).filter { !$0.isTransient }.map(\.name)
         var toOnes: [String] = []
         for r in entity.allRelationships(in: model) where !r.isToMany {
@@ -45,7 +46,8 @@ final class EntityInfo {
         self.byName = byName
     }
 
-    var name: String { entity.name }
+    /// The entity's name (kept apart: every object's ID reads it).
+    let name: String
 
     /// The property named `key`, own or inherited.
     func property(_ key: String) -> PropertyInfo? {

@@ -192,8 +192,7 @@ extension Context {
                 lastEntity = name
                 lastPlan = fillPlan
             }
-            let id = ObjectID(entity: entity, primaryKey: pk)
-            if lookUp, let registered = registry[id] {
+            if lookUp, let registered = registry[ObjectID(entity: entity, primaryKey: pk)] {
                 // A loaded object keeps its values (and edits), as with `adopt`.
                 if registered.isFault {
                     row.initialize(scratch, columns: columns)
@@ -202,7 +201,7 @@ extension Context {
                 objects.append(registered)
                 return
             }
-            let object = ManagedObject(id: id, info: fillPlan.info, context: self)
+            let object = ManagedObject(primaryKey: pk, info: fillPlan.info, context: self)
             row.initialize(scratch, columns: columns)
             fill(object, fillPlan, taking: scratch)
             if ordered {
