@@ -30,6 +30,10 @@ final class ContextWriter {
     /// by entity and column, and the one being filled now.
     private var columnUpdates: [UpdateKey: ColumnUpdates] = [:]
     @exclusivity(unchecked) private var filling: (shape: EntityShape, column: AttributeColumn, updates: ColumnUpdates)?
+    /// What the last one-change object resolved to, for the next one of the
+    /// same entity changing the same attribute (one reference to read per
+    /// object, instead of a shape, a column and a batch each retained).
+    @exclusivity(unchecked) private var lastSingle: SingleChange?
     /// Reused for every object's UPDATE, rather than two new arrays each.
     @exclusivity(unchecked) private var columns: [String] = []
     @exclusivity(unchecked) private var arguments: [Value] = []
@@ -85,6 +89,23 @@ final class ContextWriter {
         }
     }
 
+    /// An entity's attribute, resolved for its batch of one-column UPDATEs.
+    private final class SingleChange {
+        let info: EntityInfo
+        let key: String
+        let type: AttributeType
+        let entity: String
+        let updates: ColumnUpdates
+
+        init(info: EntityInfo, key: String, type: AttributeType, entity: String, updates: ColumnUpdates) {
+            self.info = info
+            self.key = key
+            self.type = type
+            self.entity = entity
+            self.updates = updates
+        }
+    }
+
     private struct UpdateKey: Hashable {
         var entity: String
         var columns: [String]
@@ -137,13 +158,21 @@ final class ContextWriter {
     /// UPDATEs the changed attributes of a saved object. True when it has
     /// other changes too (relationships: `writeRelationships` has work).
     func writeAttributes(_ object: ManagedObject) throws -> Bool {
+        // The usual object of a big save: the same entity and the same one
+        // changed attribute as the object before.
+        if let last = lastSingle, object.info === last.info, let single = object.changes.single, single.key == last.key,
+           case .attribute(let v) = single.value {
+            try last.updates.add(key: object.primaryKey, value: try StoreValues.storable(v, type: last.type, key: last.key, entity: last.entity))
+            return false
+        }
         let shape = shape(object.info)
         if let (property, value) = object.onlyChange {
-            // The usual object of a big save: one changed attribute, the same
-            // column as the object before: its row joins that column's batch.
+            // One changed attribute: its row joins that column's batch.
             guard let target = shape.attribute(property), case .attribute(let v) = value else { return true }
             let stored = try StoreValues.storable(v, type: target.type, key: target.name, entity: shape.entity)
-            try columnUpdates(shape, target)?.add(key: object.primaryKey, value: stored)
+            guard let updates = try columnUpdates(shape, target) else { return false }
+            try updates.add(key: object.primaryKey, value: stored)
+            lastSingle = SingleChange(info: object.info, key: property, type: target.type, entity: shape.entity, updates: updates)
             return false
         }
         try flushUpdates()
@@ -179,6 +208,7 @@ final class ContextWriter {
     /// (statements reach the database in the order the save made them), and
     /// when the save's updates are done.
     func flushUpdates() throws {
+        lastSingle = nil
         guard let filling else { return }
         self.filling = nil
         try filling.updates.flush()
