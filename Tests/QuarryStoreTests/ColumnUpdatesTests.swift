@@ -131,4 +131,24 @@ struct ColumnUpdatesTests {
         let salaries = try store.database.rows(#"SELECT "_pk", "salary" FROM "Employee" ORDER BY "_pk""#)
         #expect(salaries.map { $0[1] } == keys.map { Value.int($0 * 3) })
     }
+
+    @Test(arguments: TestEngine.available)
+    func badValuesAmongManyAreAllReportedAndNothingWritten(engine: TestEngine) throws {
+        let store = try staff(engine, 300)
+        let before = try dump(store)
+        let context = Context(store: store)
+        let objects = try context.fetch(FetchRequest(entity: "Employee"))
+        // Every 7th too young, every 11th too old; the rest valid.
+        func age(_ i: Int) -> Int64 { i % 7 == 0 ? 15 : i % 11 == 0 ? 121 : 30 }
+        for (i, o) in objects.enumerated() { try o.setValue(.int(age(i)), forKey: "age") }
+        let error = try #require(throws: ValidationError.self) { try context.save() }
+        let expected = objects.indices.filter { age($0) != 30 }.map { i in
+            ValidationFailure(entity: "Employee", objectID: objects[i].objectID, property: "age",
+                              reason: age(i) == 15 ? .tooSmall(minimum: .int(16)) : .tooLarge(maximum: .int(120)))
+        }
+        #expect(error.failures == expected)
+        #expect(try dump(store) == before)
+        // (Those already 30 have no change.)
+        #expect(context.updatedObjects.count == objects.indices.filter { age($0) != Int64(20 + $0 % 50) }.count)
+    }
 }
