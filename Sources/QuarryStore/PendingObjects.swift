@@ -66,17 +66,42 @@ struct PendingObjects {
 
 /// Saved objects updated since the last `objectsDidChange` event (stamped
 /// as `PendingObjects` are: taking the list visits none of its objects).
+///
+/// The list itself is kept only while the context has observers: with none,
+/// the event is built for no one, and an edit only stamps its object (no
+/// append, no reference taken and dropped per object of a bulk edit). The
+/// first observer to arrive has the list rebuilt from the registered
+/// objects that bear the current stamp (`startListing`) — the same objects,
+/// but for one touched without being changed (a value set back to the saved
+/// one) and since evicted or removed by a merge, which is not reported.
 struct UnannouncedUpdates {
     private var list: [ManagedObject] = []
     private var stamp: UInt64 = PendingObjects.firstStamp
+    /// Whether `list` holds every object stamped since the last `take`.
+    private(set) var isListing = false
 
     mutating func insert(_ object: ManagedObject) {
         guard object.unannouncedStamp != stamp else { return }
         object.unannouncedStamp = stamp
-        list.append(object)
+        if isListing { list.append(object) }
     }
 
-    /// Empties the list, returning what it held.
+    /// Whether `object` was updated since the last `take`.
+    func contains(_ object: ManagedObject) -> Bool { object.unannouncedStamp == stamp }
+
+    /// Lists from now on, starting with `stamped` (the objects `contains`).
+    mutating func startListing(_ stamped: [ManagedObject]) {
+        list = stamped
+        isListing = true
+    }
+
+    /// Only stamps from now on.
+    mutating func stopListing() {
+        list = []
+        isListing = false
+    }
+
+    /// Empties the list, returning what it held (nothing, if not listing).
     mutating func take() -> [ManagedObject] {
         let taken = list
         list = []

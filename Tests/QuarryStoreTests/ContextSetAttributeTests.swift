@@ -68,4 +68,28 @@ struct ContextSetAttributeTests {
         try grouped.save()
         #expect(try dump(fastStore) == dump(groupedStore))
     }
+
+    @Test(arguments: TestEngine.available)
+    func anObserverAddedAfterEditsHearsOfThem(engine: TestEngine) throws {
+        let (store, _) = try smallCompany(engine)
+        let context = Context(store: store)
+        let people = try context.fetch(FetchRequest(entity: "Employee"))
+        // With no one listening, edits only stamp their objects.
+        try people[0].setValue(.int(41), forKey: "age")
+        try people[1].setValue(people[1]["salary"]!, forKey: "salary")   // the saved value: touched, not changed
+        var events: [ContextEvent] = []
+        let token = context.addObserver { events.append($0) }
+        try people[2].setValue(.int(42), forKey: "age")
+        try context.processPendingChanges()
+        #expect(events == [.objectsDidChange(ContextChanges(updated: Set(people.prefix(3).map(\.objectID))))])
+        // Listening stops with the last observer and starts again with the next.
+        context.removeObserver(token)
+        try people[0].setValue(.int(43), forKey: "age")
+        events = []
+        context.addObserver { events.append($0) }
+        try context.processPendingChanges()
+        #expect(events == [.objectsDidChange(ContextChanges(updated: [people[0].objectID]))])
+        try context.processPendingChanges()
+        #expect(events.count == 1, "nothing new to announce")
+    }
 }
