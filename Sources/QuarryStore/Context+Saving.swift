@@ -63,14 +63,14 @@ extension Context {
     public func save() throws {
         try processPendingChanges()
         guard hasChanges else { return }
-        let objects = Self.inInsertionOrder(pending.values)
+        let (objects, updatesOnly) = Self.inInsertionOrder(pending.values)
         let failures = try Validator(context: self).validate(objects)
         if !failures.isEmpty { throw ValidationError(failures: failures) }
 
         // Everything below runs inside the transaction and only computes;
         // the context is changed after COMMIT.
         var inserted: [ManagedObject] = [], updated: [ManagedObject] = [], deleted: [ManagedObject] = [], dropped: [ManagedObject] = []
-        if !objects.contains(where: { $0.isInserted || $0.isDeleted }) {
+        if updatesOnly {
             // Updates only (a bulk edit): the list itself, not a copy built
             // by appending (and retaining) each object again.
             updated = objects
@@ -106,25 +106,29 @@ extension Context {
     /// `insertionOrder` over many objects: the sort compares plain keys, not
     /// IDs (whose entity strings a comparison would retain and release).
     /// Objects edited in the order they were fetched are often in order
-    /// already: that is checked first, in one pass.
-    static func inInsertionOrder(_ all: [ManagedObject]) -> [ManagedObject] {
+    /// already: that is checked first, in one pass — which also tells
+    /// whether every object is an update (no insert, no delete), so that
+    /// no second pass over them all is needed to find out.
+    static func inInsertionOrder(_ all: [ManagedObject]) -> (objects: [ManagedObject], updatesOnly: Bool) {
         func key(_ object: ManagedObject) -> UInt64 {
-            let id = object.objectID
-            return (id.isTemporary ? 1 << 63 : 0) | id.primaryKey.magnitude
+            let pk = object.primaryKey
+            return (pk < 0 ? 1 << 63 : 0) | pk.magnitude
         }
         var sorted = true
+        var updatesOnly = true
         var previous: UInt64 = 0
         for object in all {
+            if object.isInserted || object.isDeleted { updatesOnly = false }
             let k = key(object)
-            if k < previous { sorted = false; break }
+            if k < previous { sorted = false }
             previous = k
         }
-        if sorted { return all }
+        if sorted { return (all, updatesOnly) }
         var keys: [(key: UInt64, index: Int)] = []
         keys.reserveCapacity(all.count)
         for (i, object) in all.enumerated() { keys.append((key(object), i)) }
         keys.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
-        return keys.map { all[$0.index] }
+        return (keys.map { all[$0.index] }, updatesOnly)
     }
 
     /// After COMMIT: permanent IDs, saved values, a clean context, the event.

@@ -60,10 +60,15 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     /// The context the object lives in; nil after `reset()` or once its
     /// deletion is saved, or once the context is gone (through its link: see `ContextLink`).
     public internal(set) var context: Context? {
-        get { link?.context }
-        set { link = newValue?.link }
+        get { isDetached ? nil : info.link.context }
+        set {
+            assert(newValue == nil || newValue!.link === info.link, "\(self) moved to another context")
+            isDetached = newValue == nil
+        }
     }
-    @exclusivity(unchecked) private var link: ContextLink?
+    /// Taken out of its context (reset, rollback, a saved delete), which
+    /// may go on without it; the link is its entity info's, shared.
+    @exclusivity(unchecked) private var isDetached = false
     /// Saved values loaded so far, by property name.
     @exclusivity(unchecked) var committed = SavedValues()
     /// Whether the row (attributes and owned to-one keys) has been loaded.
@@ -93,14 +98,14 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
         assert(id.entity == info.name, "an object of \(info.name) for \(id)")
         self.primaryKey = id.primaryKey
         self.info = info
-        self.link = context.link
+        assert(info.link === context.link, "an object with another context's entity info")
     }
 
     /// The object for row `primaryKey` of `info`'s entity.
     init(primaryKey: Int64, info: EntityInfo, context: Context) {
         self.primaryKey = primaryKey
         self.info = info
-        self.link = context.link
+        assert(info.link === context.link, "an object with another context's entity info")
     }
 
     /// Has unsaved edits and is neither inserted nor deleted.
@@ -280,9 +285,11 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
 /// one. A weak reference to the context moved its reference count into a
 /// side table (every retain and release of the context then took the slow
 /// path) and cost an atomic update of that table per object made and freed;
-/// the link is a plain strong reference, and the context itself is held by
-/// none of its objects (it is `unowned(unsafe)` here, and only ever read
-/// while the context's `deinit` has not run: that clears it first).
+/// the link is held strongly by the context's entity infos, which its
+/// objects hold anyway (no reference per object for it), and the context
+/// itself is held by none of its objects (it is `unowned(unsafe)` here, and
+/// only ever read while the context's `deinit` has not run: that clears it
+/// first). An object taken out of its context marks itself detached.
 final class ContextLink {
     unowned(unsafe) var context: Context?
 
