@@ -11,10 +11,12 @@
 struct ChangedValues: Sequence, ExpressibleByDictionaryLiteral {
     // Not private: `ManagedObject.onlyChange` reads the fields one by one
     // (a read of the whole struct out of the object would copy it).
-    /// The only change, while there is at most one (`table` is then empty).
+    /// The only change, while there is at most one (`table` is then nil).
     fileprivate(set) var single: (key: String, value: PropertyValue)?
-    /// Every change, once there have been two at the same time.
-    fileprivate(set) var table: [String: PropertyValue] = [:]
+    /// Every change, once there have been two at the same time; nil while
+    /// there are not (nil costs nothing to make, copy or free, where even an
+    /// empty dictionary is a reference counted on each).
+    fileprivate(set) var table: [String: PropertyValue]?
 
     init() {}
 
@@ -22,16 +24,16 @@ struct ChangedValues: Sequence, ExpressibleByDictionaryLiteral {
         for (key, value) in elements { self[key] = value }
     }
 
-    var isEmpty: Bool { single == nil && table.isEmpty }
-    var count: Int { single == nil ? table.count : 1 }
+    var isEmpty: Bool { single == nil && table == nil }
+    var count: Int { single == nil ? table?.count ?? 0 : 1 }
 
     subscript(key: String) -> PropertyValue? {
         get {
             if let single { return single.key == key ? single.value : nil }
-            return table.isEmpty ? nil : table[key]
+            return table?[key]
         }
         set {
-            if table.isEmpty {
+            guard table != nil else {
                 if single == nil || single!.key == key {
                     single = newValue.map { (key, $0) }
                     return
@@ -40,9 +42,10 @@ struct ChangedValues: Sequence, ExpressibleByDictionaryLiteral {
                 // A second key: both move to the dictionary.
                 table = [single!.key: single!.value, key: newValue]
                 single = nil
-            } else {
-                table[key] = newValue
+                return
             }
+            table![key] = newValue
+            if table!.isEmpty { table = nil }
         }
     }
 
@@ -52,7 +55,7 @@ struct ChangedValues: Sequence, ExpressibleByDictionaryLiteral {
 
     mutating func removeAll() {
         single = nil
-        if !table.isEmpty { table = [:] }
+        table = nil
     }
 
     /// Empties the changes when there is exactly one, handing it over (nil
@@ -62,25 +65,25 @@ struct ChangedValues: Sequence, ExpressibleByDictionaryLiteral {
             single = nil
             return taken
         }
-        guard table.count == 1, let (key, value) = table.first else { return nil }
-        table = [:]
+        guard let table, table.count == 1, let (key, value) = table.first else { return nil }
+        self.table = nil
         return (key, value)
     }
 
     func makeIterator() -> Iterator {
-        Iterator(single: single, rest: table.makeIterator())
+        Iterator(single: single, rest: table?.makeIterator())
     }
 
     struct Iterator: IteratorProtocol {
         var single: (key: String, value: PropertyValue)?
-        var rest: Dictionary<String, PropertyValue>.Iterator
+        var rest: Dictionary<String, PropertyValue>.Iterator?
 
         mutating func next() -> (key: String, value: PropertyValue)? {
             if let s = single {
                 single = nil
                 return s
             }
-            guard let (key, value) = rest.next() else { return nil }
+            guard let (key, value) = rest?.next() else { return nil }
             return (key, value)
         }
     }
@@ -90,6 +93,7 @@ extension ManagedObject {
     /// The object's one change, when it has exactly one, read in place.
     var onlyChange: (key: String, value: PropertyValue)? {
         if let single = changes.single { return single }
-        return changes.table.count == 1 ? changes.table.first.map { ($0.key, $0.value) } : nil
+        guard let table = changes.table, table.count == 1 else { return nil }
+        return table.first.map { ($0.key, $0.value) }
     }
 }

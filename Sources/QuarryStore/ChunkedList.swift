@@ -6,19 +6,23 @@
 
 struct ChunkedList<Element> {
     private static var chunkSize: Int { 4096 }
-    private var chunks: [[Element]] = []
+    /// Full chunks, `chunkSize` elements each.
+    private var full: [[Element]] = []
+    /// The chunk being filled, apart from the full ones: an append is then
+    /// one array append, not a lookup of the last chunk inside the list of
+    /// chunks (two uniqueness checks) per element.
+    private var tail: [Element] = []
     private(set) var count = 0
 
     var isEmpty: Bool { count == 0 }
 
     mutating func append(_ element: consuming Element) {
-        // Every chunk but the last is full: a new one is due when all are.
-        if count == chunks.count * Self.chunkSize {
-            var chunk: [Element] = []
-            chunk.reserveCapacity(Self.chunkSize)
-            chunks.append(chunk)
+        if tail.count == Self.chunkSize {
+            full.append(tail)
+            tail = []
         }
-        chunks[chunks.count - 1].append(element)
+        if tail.capacity == 0 { tail.reserveCapacity(Self.chunkSize) }
+        tail.append(element)
         count += 1
     }
 
@@ -27,19 +31,24 @@ struct ChunkedList<Element> {
     }
 
     subscript(i: Int) -> Element {
-        get { chunks[i / Self.chunkSize][i % Self.chunkSize] }
-        set { chunks[i / Self.chunkSize][i % Self.chunkSize] = newValue }
+        get {
+            let c = i / Self.chunkSize
+            return c < full.count ? full[c][i % Self.chunkSize] : tail[i % Self.chunkSize]
+        }
+        set {
+            let c = i / Self.chunkSize
+            if c < full.count { full[c][i % Self.chunkSize] = newValue } else { tail[i % Self.chunkSize] = newValue }
+        }
     }
 
     /// Drops the elements from `start` on.
     mutating func truncate(to start: Int) {
         precondition(start >= 0 && start <= count, "truncating a list of \(count) to \(start)")
         while count > start {
-            let last = chunks.count - 1
-            let drop = min(chunks[last].count, count - start)
-            chunks[last].removeLast(drop)
+            if tail.isEmpty { tail = full.removeLast() }
+            let drop = min(tail.count, count - start)
+            tail.removeLast(drop)
             count -= drop
-            if chunks[last].isEmpty { chunks.removeLast() }
         }
     }
 
@@ -54,13 +63,15 @@ struct ChunkedList<Element> {
     }
 
     mutating func removeAll() {
-        chunks = []
+        full = []
+        tail = []
         count = 0
     }
 
     mutating func mapInPlace(_ transform: (Element) -> Element) {
-        for c in chunks.indices {
-            for i in chunks[c].indices { chunks[c][i] = transform(chunks[c][i]) }
+        for c in full.indices {
+            for i in full[c].indices { full[c][i] = transform(full[c][i]) }
         }
+        for i in tail.indices { tail[i] = transform(tail[i]) }
     }
 }

@@ -26,8 +26,10 @@ final class EntityInfo {
     @exclusivity(unchecked) private var lastKey = ""
     @exclusivity(unchecked) private var lastFound: PropertyInfo?
 
-    init(entity: Entity, model: Model, mapping: StoreMapping) {
+    init(entity: Entity, model: Model, mapping: StoreMapping, link: ContextLink) {
         self.entity = entity
+        self.link = link
+        self.name = entity.name
         let attributes = entity.allAttributes(in: model).filter { !$0.isTransient }.map(\.name)
         var toOnes: [String] = []
         for r in entity.allRelationships(in: model) where !r.isToMany {
@@ -45,7 +47,11 @@ final class EntityInfo {
         self.byName = byName
     }
 
-    var name: String { entity.name }
+    /// The entity's name (kept apart: every object's ID reads it).
+    let name: String
+    /// How the context's objects of the entity find it (an object holds its
+    /// info anyway: one reference per object instead of two).
+    let link: ContextLink
 
     /// The property named `key`, own or inherited.
     func property(_ key: String) -> PropertyInfo? {
@@ -93,7 +99,7 @@ extension Context {
         if let known = entityInfos[name] {
             info = known
         } else {
-            info = EntityInfo(entity: model.entity(named: name) ?? Entity(name: name), model: model, mapping: store.mapping)
+            info = EntityInfo(entity: model.entity(named: name) ?? Entity(name: name), model: model, mapping: store.mapping, link: link)
             entityInfos[name] = info
         }
         lastEntityInfo = info

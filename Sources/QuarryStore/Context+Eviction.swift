@@ -26,35 +26,16 @@ extension Context {
     /// undo, or a results controller) still holds stay, and stay unique.
     @discardableResult
     public func evictUnreferencedObjects() -> Int {
-        var doomed: [ObjectID] = []
-        // Walk by index, not over `registry.indices` or `registry.values`:
-        // those hold a second reference to the storage, and the in-place
-        // access below would then copy the whole dictionary first.
-        var i = registry.startIndex
-        while i != registry.endIndex {
-            if isKnownUniquelyReferenced(&registry.values[i]) && !registry.values[i].hasChanges {
-                doomed.append(registry.keys[i])
-            }
-            registry.formIndex(after: &i)
-        }
-        for id in doomed { registry[id] = nil }
+        let evicted = registry.evict { !$0.hasChanges }
         evictionMark = registry.count
-        return doomed.count
+        return evicted
     }
 
     /// Evicts the objects of `ids` that no one else references and that have
     /// no unsaved change (a batch just dropped by a batched result).
     @discardableResult
     func evictUnreferenced<S: Sequence<ObjectID>>(_ ids: S) -> Int {
-        var evicted = 0
-        for id in ids {
-            guard let i = registry.index(forKey: id) else { continue }
-            if isKnownUniquelyReferenced(&registry.values[i]) && !registry.values[i].hasChanges {
-                registry.remove(at: i)
-                evicted += 1
-            }
-        }
-        return evicted
+        registry.evict(ids) { !$0.hasChanges }
     }
 
     /// A full sweep when the registry has at least doubled since the last

@@ -85,6 +85,15 @@ extension Context {
         /// Where each attribute's value sits in the layout (nil: not selected).
         let attributes: [Int?]
         let toOnes: [(name: String, index: Int?, exact: String?)]
+        /// `toOnes`, for the fill of a row: positions, and the entity of the
+        /// keys when it is known (a tuple array would copy its names per row).
+        private let toOneIndices: [Int?]
+        private let toOneEntities: [String?]
+
+        /// Layout positions no slot reads (`fill(_:_:taking:)` frees them).
+        let unused: [Int]
+        /// No position is read by two slots: each value can be moved, not copied.
+        let movable: Bool
 
         /// Where the objects filled last keep their values (Unchecked: one context, one thread).
         @exclusivity(unchecked) private var block: ValueBlock?
@@ -94,6 +103,11 @@ extension Context {
             self.layout = layout
             self.attributes = attributes
             self.toOnes = toOnes
+            toOneIndices = toOnes.map(\.index)
+            toOneEntities = toOnes.map(\.exact)
+            let used = attributes.compactMap { $0 } + toOnes.compactMap(\.index)
+            unused = layout.names.indices.filter { !used.contains($0) }
+            movable = Set(used).count == used.count
             assert(attributes.count + toOnes.count == info.slots.names.count, "a fill plan laid out unlike its entity's slots")
         }
 
@@ -108,6 +122,37 @@ extension Context {
         }
 
         var entity: Entity { info.entity }
+
+        /// Fills a fault from a row's values decoded at once into `values`
+        /// (one per layout position), which it takes: they are moved into
+        /// the object's slots (no copy, no reference count) and `values` is
+        /// left uninitialized. A method of the plan, so that its lists are
+        /// read in place rather than retained and released per row.
+        func fill(_ object: ManagedObject, taking values: UnsafeMutablePointer<Value>) {
+            let (block, base) = claimRow()
+            let buffer = block.values
+            var i = base
+            for index in attributes {
+                (buffer + i).initialize(to: .attribute(index.map { (values + $0).move() } ?? .null))
+                i += 1
+            }
+            for t in toOneIndices.indices {
+                if let index = toOneIndices[t], case .int(let pk) = (values + index).move() {
+                    if let exact = toOneEntities[t] {
+                        (buffer + i).initialize(to: .toOne(ObjectID(entity: exact, primaryKey: pk)))
+                    } else {
+                        // Not known until its entity is read: absent, for now.
+                        (buffer + i).initialize(to: nil)
+                        object.unresolvedKeys[toOnes[t].name] = pk
+                    }
+                } else {
+                    (buffer + i).initialize(to: .toOne(nil))
+                }
+                i += 1
+            }
+            for index in unused { (values + index).deinitialize(count: 1) }
+            object.adopt(SavedValues(block: block, base: base))
+        }
     }
 
     /// The filled objects lay out their saved values as `info.slots` says:
@@ -126,6 +171,19 @@ extension Context {
         return FillPlan(info: info, layout: layout, attributes: attributes, toOnes: toOnes)
     }
 
+    /// Fills a fault from a row's values decoded at once into `values` (one
+    /// per layout position), which it takes: they are moved into the
+    /// object's slots (no copy, no reference count) and `values` is left
+    /// uninitialized. One call per row instead of a call per column.
+    func fill(_ object: ManagedObject, _ plan: FillPlan, taking values: UnsafeMutablePointer<Value>) {
+        guard plan.movable else {
+            fill(object, plan) { values[$0] }
+            (values).deinitialize(count: plan.layout.names.count)
+            return
+        }
+        plan.fill(object, taking: values)
+    }
+
     /// Fills a fault from a stored object's values (columns of sibling
     /// entities, one table per hierarchy, are not in the plan).
     func fill(_ object: ManagedObject, from stored: StoredObject, _ plan: FillPlan) {
@@ -137,36 +195,30 @@ extension Context {
     func fill(_ object: ManagedObject, _ plan: FillPlan, _ value: (Int) -> Value) {
         let attributes = plan.attributes, toOnes = plan.toOnes
         let (block, base) = plan.claimRow()
-        // Written in place (the block's slots start out nil).
-        block.values.withUnsafeMutableBufferPointer { buffer in
-            var i = base
-            for index in attributes {
-                buffer[i] = .attribute(index.map(value) ?? .null)
-                i += 1
-            }
-            for (name, index, exact) in toOnes {
-                if let index, case .int(let pk) = value(index) {
-                    if let exact {
-                        buffer[i] = .toOne(ObjectID(entity: exact, primaryKey: pk))
-                    } else {
-                        object.unresolvedKeys[name] = pk
-                    }
+        // Every slot of the row is initialized (the block's are not, until claimed).
+        let buffer = block.values
+        var i = base
+        for index in attributes {
+            (buffer + i).initialize(to: .attribute(index.map(value) ?? .null))
+            i += 1
+        }
+        for (name, index, exact) in toOnes {
+            if let index, case .int(let pk) = value(index) {
+                if let exact {
+                    (buffer + i).initialize(to: .toOne(ObjectID(entity: exact, primaryKey: pk)))
                 } else {
-                    buffer[i] = .toOne(nil)
+                    // Not known until its entity is read: absent, for now.
+                    (buffer + i).initialize(to: nil)
+                    object.unresolvedKeys[name] = pk
                 }
-                i += 1
+            } else {
+                (buffer + i).initialize(to: .toOne(nil))
             }
+            i += 1
         }
-        var saved = SavedValues(block: block, base: base)
-        // A fault may already know relationships it loaded before its row:
-        // they stay, as the row's values would not replace them.
-        if !object.committed.isEmpty {
-            for (key, known) in object.committed where saved[key] == nil { saved[key] = known }
-        }
-        object.committed = saved
-        object.rowLoaded = true
-        object.batch = nil
+        object.adopt(SavedValues(block: block, base: base))
     }
+
 
     /// The entity every row pointed at as `destination` must have, when it
     /// has no sub-entities; otherwise the row's `_entity` must be read.
@@ -250,7 +302,7 @@ extension Context {
     /// otherwise — Core Data's `refresh(_:mergeChanges:)`.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.context === self, !object.isInserted else { return }
-        object.committed = [:]
+        object.committed = SavedValues()
         object.unresolvedKeys = [:]
         object.rowLoaded = false
         if !mergeChanges {
@@ -258,5 +310,23 @@ extension Context {
             object.isDeleted = false
             notePending(object)
         }
+    }
+}
+
+extension ManagedObject {
+    /// Values just filled from its row become the object's saved ones.
+    func adopt(_ filled: SavedValues) {
+        rowLoaded = true
+        batch = nil
+        // A fresh object knows nothing yet: the common case is one test.
+        if committed.isPristine {
+            committed = filled
+            return
+        }
+        // A fault may already know relationships it loaded before its row:
+        // they stay, as the row's values would not replace them.
+        var saved = filled
+        for (key, known) in committed where saved[key] == nil { saved[key] = known }
+        committed = saved
     }
 }

@@ -158,36 +158,75 @@ extension Context {
         let layout = ObjectLayout(names: names)
         var plans: [FillPlan] = []
         var objects: [ManagedObject] = []
-        // New objects are registered after the rows are read, into a registry
-        // grown once to fit them rather than doubled (and rehashed) ~20 times
-        // on the way to a million; an empty registry is not even looked in.
+        // New objects are registered after the rows are read; an empty
+        // registry is not even looked in.
         var created: [ManagedObject] = []
         let lookUp = !registry.isEmpty
+        // Whether the new objects are of one entity in strictly increasing
+        // key order (the planner orders by key when nothing else is asked):
+        // then they are registered as one run, with no hashing (ContextRegistry.swift).
+        var ordered = true
+        var runEntity: String?
+        var lastKey = Int64.min
+        // Each row's values are decoded in one call into `scratch`, then
+        // moved into the object (a call per row, not one per column).
+        let columns = 2..<kinds.count
+        let scratch = UnsafeMutablePointer<Value>.allocate(capacity: columns.count)
+        defer { scratch.deallocate() }
+        var lastEntity: String?
+        // The plan of the entity of the last row (rows of one entity come together).
+        var lastPlan: FillPlan?
         try store.database.streamRows(plan.sql.sql, plan.sql.arguments, as: kinds) { row in
-            guard case .int(let pk) = row[0], case .string(let entity) = row[1] else { return }
-            let id = ObjectID(entity: entity, primaryKey: pk)
-            if lookUp, let registered = registry[id] {
+            guard case .int(let pk) = row[0] else { return }
+            // Rows of one entity repeat its name: compared in place, not
+            // made into a String per row.
+            let entity: String
+            let fillPlan: FillPlan
+            if let lastEntity, let lastPlan, row.text(at: 1, equals: lastEntity) {
+                entity = lastEntity
+                fillPlan = lastPlan
+            } else {
+                guard case .string(let name) = row[1] else { return }
+                entity = name
+                fillPlan = self.plan(entity: name, layout: layout, in: &plans)
+                lastEntity = name
+                lastPlan = fillPlan
+            }
+            if lookUp, let registered = registry[ObjectID(entity: entity, primaryKey: pk)] {
                 // A loaded object keeps its values (and edits), as with `adopt`.
-                if registered.isFault { fill(registered, self.plan(entity: entity, layout: layout, in: &plans)) { row[$0 + 2] } }
+                if registered.isFault {
+                    row.initialize(scratch, columns: columns)
+                    fill(registered, fillPlan, taking: scratch)
+                }
                 objects.append(registered)
                 return
             }
-            let fillPlan = self.plan(entity: entity, layout: layout, in: &plans)
-            let object = ManagedObject(id: id, info: fillPlan.info, context: self)
-            fill(object, fillPlan) { row[$0 + 2] }
+            let object = ManagedObject(primaryKey: pk, info: fillPlan.info, context: self)
+            row.initialize(scratch, columns: columns)
+            fill(object, fillPlan, taking: scratch)
+            if ordered {
+                if pk <= lastKey || (runEntity != nil && runEntity != entity) { ordered = false }
+                lastKey = pk
+                if runEntity == nil { runEntity = entity }
+            }
             // With an empty registry every row made a new object: `objects`
             // is the list of them, with no second array to fill and free.
             if lookUp { created.append(object) }
             objects.append(object)
         }
         let new = lookUp ? created : objects
+        if ordered, let runEntity {
+            registry.register(run: new, entity: runEntity)
+            return objects
+        }
         registry.reserveCapacity(registry.count + new.count)
         var repeated = false
         for object in new {
-            if let first = registry.updateValue(object, forKey: object.objectID) {
+            if registry[object.objectID] != nil {
                 // The same row twice in one result: the first object stays.
-                registry[object.objectID] = first
                 repeated = true
+            } else {
+                registry[object.objectID] = object
             }
         }
         if repeated { objects = objects.map { registry[$0.objectID] ?? $0 } }

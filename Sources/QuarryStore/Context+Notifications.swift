@@ -57,11 +57,16 @@ extension Context {
     public func addObserver(_ body: @escaping (ContextEvent) -> Void) -> ContextObserver {
         nextObserver += 1
         observers[nextObserver] = body
+        if !unannouncedUpdates.isListing {
+            let updates = unannouncedUpdates
+            unannouncedUpdates.startListing(registry.values.filter { updates.contains($0) })
+        }
         return ContextObserver(id: nextObserver)
     }
 
     public func removeObserver(_ observer: ContextObserver) {
         observers[observer.id] = nil
+        if observers.isEmpty { unannouncedUpdates.stopListing() }
     }
 
     func post(_ event: ContextEvent) {

@@ -63,14 +63,14 @@ extension Context {
     public func save() throws {
         try processPendingChanges()
         guard hasChanges else { return }
-        let objects = Self.inInsertionOrder(pending.values)
+        let (objects, updatesOnly) = Self.inInsertionOrder(pending.values)
         let failures = try Validator(context: self).validate(objects)
         if !failures.isEmpty { throw ValidationError(failures: failures) }
 
         // Everything below runs inside the transaction and only computes;
         // the context is changed after COMMIT.
         var inserted: [ManagedObject] = [], updated: [ManagedObject] = [], deleted: [ManagedObject] = [], dropped: [ManagedObject] = []
-        if !objects.contains(where: { $0.isInserted || $0.isDeleted }) {
+        if updatesOnly {
             // Updates only (a bulk edit): the list itself, not a copy built
             // by appending (and retaining) each object again.
             updated = objects
@@ -95,6 +95,7 @@ extension Context {
             // they can have relationships to write.
             var linked: [ManagedObject] = []
             for object in updated where try writer.writeAttributes(object) { linked.append(object) }
+            try writer.flushUpdates()
             for object in inserted { permanent[object.objectID] = try writer.insertRow(object) }
             for object in inserted { try writer.writeRelationships(object, permanentIDs: permanent) }
             for object in linked { try writer.writeRelationships(object, permanentIDs: permanent) }
@@ -105,25 +106,29 @@ extension Context {
     /// `insertionOrder` over many objects: the sort compares plain keys, not
     /// IDs (whose entity strings a comparison would retain and release).
     /// Objects edited in the order they were fetched are often in order
-    /// already: that is checked first, in one pass.
-    static func inInsertionOrder(_ all: [ManagedObject]) -> [ManagedObject] {
+    /// already: that is checked first, in one pass — which also tells
+    /// whether every object is an update (no insert, no delete), so that
+    /// no second pass over them all is needed to find out.
+    static func inInsertionOrder(_ all: [ManagedObject]) -> (objects: [ManagedObject], updatesOnly: Bool) {
         func key(_ object: ManagedObject) -> UInt64 {
-            let id = object.objectID
-            return (id.isTemporary ? 1 << 63 : 0) | id.primaryKey.magnitude
+            let pk = object.primaryKey
+            return (pk < 0 ? 1 << 63 : 0) | pk.magnitude
         }
         var sorted = true
+        var updatesOnly = true
         var previous: UInt64 = 0
         for object in all {
+            if object.isInserted || object.isDeleted { updatesOnly = false }
             let k = key(object)
-            if k < previous { sorted = false; break }
+            if k < previous { sorted = false }
             previous = k
         }
-        if sorted { return all }
+        if sorted { return (all, updatesOnly) }
         var keys: [(key: UInt64, index: Int)] = []
         keys.reserveCapacity(all.count)
         for (i, object) in all.enumerated() { keys.append((key(object), i)) }
         keys.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
-        return keys.map { all[$0.index] }
+        return (keys.map { all[$0.index] }, updatesOnly)
     }
 
     /// After COMMIT: permanent IDs, saved values, a clean context, the event.
@@ -200,265 +205,5 @@ extension Context {
         changes.updated.reserveCapacity(updated.count)
         for object in updated { changes.updated.insert(object.objectID) }
         post(.didSave(changes))
-    }
-}
-
-/// The SQL of a save, statement by statement (always inside its transaction).
-///
-/// One writer serves one save, which may touch many objects of few shapes,
-/// so what depends only on the entity — attribute columns, UPDATE statements
-/// per set of changed columns, the statements that clear references to a
-/// deleted row — is built once and reused. UPDATEs run through the
-/// database's `preparedRunner`, kept for the whole save; the last shape and
-/// the last UPDATE used are remembered, since consecutive objects of a big
-/// save nearly always share them (no hashing of names per object then).
-final class ContextWriter {
-    let context: Context
-    let store: SQLStore
-    let mapping: StoreMapping
-    let model: Model
-    private var shapes: [String: EntityShape] = [:]
-    @exclusivity(unchecked) private var lastShape: EntityShape?
-    private var updates: [UpdateKey: ([Value]) throws -> Void] = [:]
-    @exclusivity(unchecked) private var lastUpdate: (key: UpdateKey, run: ([Value]) throws -> Void)?
-    private var cleanups: [String: [String]] = [:]
-    /// Reused for every object's UPDATE, rather than two new arrays each.
-    /// The single-attribute UPDATE used last, and its reused arguments.
-    @exclusivity(unchecked) private var lastSingle: (shape: EntityShape, column: AttributeColumn, run: ([Value]) throws -> Void)?
-    @exclusivity(unchecked) private var pair: [Value] = [.null, .null]
-    @exclusivity(unchecked) private var columns: [String] = []
-    @exclusivity(unchecked) private var arguments: [Value] = []
-
-    init(context: Context) {
-        self.context = context
-        self.store = context.store
-        self.mapping = context.store.mapping
-        self.model = context.model
-    }
-
-    /// An entity's stored attributes and relationships, by name (a class,
-    /// so that reading it once per object copies nothing).
-    private final class EntityShape {
-        let entity: String
-        let table: String?
-        /// Non-transient attributes with a column: the attribute and its quoted column.
-        let attributes: [String: AttributeColumn]
-        let relationships: [String: Relationship]
-        // The attribute looked up last (a big save changes the same one
-        // object after object): found again with a compare, not a hash.
-        @exclusivity(unchecked) private var lastName = ""
-        @exclusivity(unchecked) private var lastFound: AttributeColumn?
-
-        init(entity: String, table: String?, attributes: [String: AttributeColumn],
-             relationships: [String: Relationship]) {
-            self.entity = entity
-            self.table = table
-            self.attributes = attributes
-            self.relationships = relationships
-        }
-
-        func attribute(_ name: String) -> AttributeColumn? {
-            if let lastFound, name == lastName { return lastFound }
-            guard let found = attributes[name] else { return nil }
-            lastName = name
-            lastFound = found
-            return found
-        }
-    }
-
-    /// A stored attribute and its quoted column (a class: looking one up
-    /// hands back a reference, not a copy of the `Attribute` struct).
-    private final class AttributeColumn {
-        let name: String
-        let type: AttributeType
-        let column: String
-
-        init(_ attribute: Attribute, _ column: String) {
-            self.name = attribute.name
-            self.type = attribute.type
-            self.column = column
-        }
-    }
-
-    private struct UpdateKey: Hashable {
-        var entity: String
-        var columns: [String]
-    }
-
-    private func shape(_ info: EntityInfo) -> EntityShape {
-        if let last = lastShape, last.entity == info.name { return last }
-        if let known = shapes[info.name] { lastShape = known; return known }
-        let entity = info.entity
-        var attributes: [String: AttributeColumn] = [:]
-        var seen: Set<String> = []
-        for a in entity.allAttributes(in: model).reversed() where seen.insert(a.name).inserted {
-            // Reversed, so that the nearest declaration wins as in `property(named:in:)`.
-            if !a.isTransient, let column = mapping.column(for: a.name, of: entity.name) { attributes[a.name] = AttributeColumn(a, SQLIdentifier.quoted(column)) }
-        }
-        var relationships: [String: Relationship] = [:]
-        for r in entity.allRelationships(in: model).reversed() { relationships[r.name] = r }
-        // A name declared as both (in different ancestors) resolves as `property(named:in:)` does.
-        for name in Set(attributes.keys).intersection(relationships.keys) {
-            if case .relationship? = entity.property(named: name, in: model) { attributes[name] = nil } else { relationships[name] = nil }
-        }
-        let shape = EntityShape(entity: entity.name, table: mapping.table(for: entity.name), attributes: attributes,
-                                relationships: relationships)
-        shapes[entity.name] = shape
-        lastShape = shape
-        return shape
-    }
-
-    /// INSERTs the row with its attribute values; returns the permanent ID.
-    func insertRow(_ object: ManagedObject) throws -> ObjectID {
-        let name = object.entity.name
-        guard let table = mapping.table(for: name) else { throw ContextError.unknownEntity(name, suggestion: nil) }
-        var columns = [SQLIdentifier.quoted(StoreMapping.entityColumn)]
-        var arguments: [Value] = [.string(name)]
-        if !object.objectID.isTemporary {
-            // An undone saved delete: the row comes back under its old key.
-            columns.append(SQLIdentifier.quoted(StoreMapping.primaryKey))
-            arguments.append(.int(object.objectID.primaryKey))
-        }
-        for a in object.entity.allAttributes(in: model) where !a.isTransient {
-            guard let column = mapping.column(for: a.name, of: name), case .attribute(let v)? = object.changes[a.name] else { continue }
-            columns.append(SQLIdentifier.quoted(column))
-            arguments.append(try StoreValues.storable(v, for: a, entity: name))
-        }
-        let sql = "INSERT INTO \(SQLIdentifier.quoted(table)) (\(columns.joined(separator: ", "))) VALUES (\(arguments.map { _ in "?" }.joined(separator: ", ")))"
-        return ObjectID(entity: name, primaryKey: try store.database.insertReturningKey(sql, arguments))
-    }
-
-    /// UPDATEs the changed attributes of a saved object. True when it has
-    /// other changes too (relationships: `writeRelationships` has work).
-    func writeAttributes(_ object: ManagedObject) throws -> Bool {
-        let shape = shape(object.info)
-        if let (property, value) = object.onlyChange {
-            // The usual object of a big save: one changed attribute, the same
-            // column as the object before, so the same UPDATE; its two
-            // arguments are written into one reused array.
-            guard let target = shape.attribute(property), case .attribute(let v) = value else { return true }
-            let stored = try StoreValues.storable(v, type: target.type, key: target.name, entity: shape.entity)
-            if let last = lastSingle, last.shape === shape, last.column === target {
-                pair[0] = stored
-                pair[1] = .int(object.objectID.primaryKey)
-                try last.run(pair)
-                return false
-            }
-            try update(shape, [target.column], [stored, .int(object.objectID.primaryKey)])
-            if let last = lastUpdate, last.key.entity == shape.entity, last.key.columns == [target.column] {
-                lastSingle = (shape, target, last.run)
-            }
-            return false
-        }
-        columns.removeAll(keepingCapacity: true)
-        arguments.removeAll(keepingCapacity: true)
-        var others = false
-        func add(_ property: String, _ value: PropertyValue) throws {
-            guard let target = shape.attribute(property), case .attribute(let v) = value else { others = true; return }
-            columns.append(target.column)
-            arguments.append(try StoreValues.storable(v, type: target.type, key: target.name, entity: shape.entity))
-        }
-        // Sorted by name, so that one set of changed columns is one SQL text.
-        for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) { try add(property, value) }
-        arguments.append(.int(object.objectID.primaryKey))
-        try update(shape, columns, arguments)
-        return others
-    }
-
-    /// `UPDATE <table> SET <columns> = ? … WHERE "_pk" = ?`; `columns` are quoted.
-    private func update(_ shape: EntityShape, _ columns: [String], _ arguments: [Value]) throws {
-        guard !columns.isEmpty, let table = shape.table else { return }
-        if let last = lastUpdate, last.key.entity == shape.entity, last.key.columns == columns {
-            return try last.run(arguments)
-        }
-        let key = UpdateKey(entity: shape.entity, columns: columns)
-        let run: ([Value]) throws -> Void
-        if let known = updates[key] {
-            run = known
-        } else {
-            let sql = "UPDATE \(SQLIdentifier.quoted(table)) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \"_pk\" = ?"
-            run = try store.database.preparedRunner(sql)
-            updates[key] = run
-        }
-        lastUpdate = (key, run)
-        try run(arguments)
-    }
-
-    /// UPDATEs owned foreign keys; adds and removes join rows. Keys stored on
-    /// the other side are written from that side (inverses are kept
-    /// consistent in memory, so it has the change too).
-    func writeRelationships(_ object: ManagedObject, permanentIDs: [ObjectID: ObjectID]) throws {
-        let name = object.entity.name
-        let shape = shape(object.info)
-        // Most saves change attributes only: nothing to do then.
-        guard object.changes.contains(where: { shape.relationships[$0.key] != nil }) else { return }
-        let pk = (permanentIDs[object.objectID] ?? object.objectID).primaryKey
-        // An unsaved object deleted before this save has no row: links to it are dropped.
-        func key(_ id: ObjectID) -> Int64? {
-            let resolved = permanentIDs[id] ?? id
-            return resolved.isTemporary ? nil : resolved.primaryKey
-        }
-        var columns: [String] = []
-        var arguments: [Value] = []
-        for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) {
-            guard let r = shape.relationships[property] else { continue }
-            switch (mapping.storage(of: r.name, of: name), value) {
-            case (.foreignKey(let column)?, .toOne(let id)):
-                columns.append(SQLIdentifier.quoted(column))
-                arguments.append(id.flatMap(key).map { .int($0) } ?? .null)
-            case (.joinTable(let table, let source, let target)?, .toMany(let ids)):
-                var before: [ObjectID] = []
-                if case .toMany(let saved)? = object.committed[r.name] { before = saved }
-                let removed = Set(before).subtracting(ids), added = ids.filter { !before.contains($0) }
-                let t = SQLIdentifier.quoted(table), s = SQLIdentifier.quoted(source), g = SQLIdentifier.quoted(target)
-                for id in removed.sorted(by: { $0.primaryKey < $1.primaryKey }) {
-                    guard let k = key(id) else { continue }
-                    try store.database.run("DELETE FROM \(t) WHERE \(s) = ? AND \(g) = ?", [.int(pk), .int(k)])
-                }
-                for id in added {
-                    guard let k = key(id) else { continue }
-                    try store.database.run(store.database.insertIgnoring(into: t, "(\(s), \(g)) VALUES (?, ?)"), [.int(pk), .int(k)])
-                }
-            default:
-                continue
-            }
-        }
-        try update(shape, columns, arguments + [.int(pk)])
-    }
-
-    /// DELETEs the rows, then clears foreign keys and join rows that still
-    /// point at them (relationships without an inverse, or not loaded).
-    func deleteRows(_ objects: [ManagedObject]) throws {
-        for object in objects {
-            for sql in cleanup(object.entity) {
-                try store.database.run(sql, [.int(object.objectID.primaryKey)])
-            }
-        }
-    }
-
-    /// The statements that delete a row of `entity` (bound to its key) and
-    /// the references to it, worked out once per entity rather than per row.
-    private func cleanup(_ entity: Entity) -> [String] {
-        if let known = cleanups[entity.name] { return known }
-        guard let table = mapping.table(for: entity.name) else { cleanups[entity.name] = []; return [] }
-        var statements = ["DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" = ?"]
-        for source in model.entities {
-            for r in source.relationships {
-                let isSource = entity.isKind(of: source.name, in: model)
-                let isTarget = entity.isKind(of: r.destination, in: model)
-                switch mapping.storage(of: r.name, of: source.name) {
-                case .foreignKey(let column)? where isTarget:
-                    guard let sourceTable = mapping.table(for: source.name) else { continue }
-                    statements.append("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) = ?")
-                case .joinTable(let join, let s, let t)?:
-                    if isSource { statements.append("DELETE FROM \(SQLIdentifier.quoted(join)) WHERE \(SQLIdentifier.quoted(s)) = ?") }
-                    if isTarget { statements.append("DELETE FROM \(SQLIdentifier.quoted(join)) WHERE \(SQLIdentifier.quoted(t)) = ?") }
-                default:
-                    continue
-                }
-            }
-        }
-        cleanups[entity.name] = statements
-        return statements
     }
 }

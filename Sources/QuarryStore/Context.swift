@@ -32,7 +32,7 @@ public final class Context {
     public var model: Model { store.model }
     /// Uniquing: the one object for each ID in this context (clean objects
     /// only the registry references may be evicted; see Context+Eviction.swift).
-    var registry: [ObjectID: ManagedObject] = [:]
+    var registry = ContextRegistry()
     // Exclusivity checks are off for the bookkeeping every edit and save
     // touches (see ContextObject.swift for why that is safe and worth it).
     /// Objects with unsaved changes, in the order they first changed.
@@ -43,13 +43,13 @@ public final class Context {
     var unannounced = ContextChanges()
     /// Saved objects updated since the last announcement (kept apart from
     /// `unannounced.updated`: noted on every edit, so it must be cheap).
-@exclusivity(unchecked) var unannouncedUpdates = UnannouncedUpdates()
+    @exclusivity(unchecked) var unannouncedUpdates = UnannouncedUpdates()
     var observers: [Int: (ContextEvent) -> Void] = [:]
     /// While `merge(changes:)` announces a merge: the changes merged (a
     /// results controller also judges objects this context never loaded).
     var mergingChanges: ContextChanges?
     var nextObserver = 0
-@exclusivity(unchecked) var undoState = UndoState()
+    @exclusivity(unchecked) var undoState = UndoState()
     /// Row SELECT lists by entity, planned once.
     var rowSelects: [String: RowSelect] = [:]
     /// Entities with their properties resolved, by name (Context+Entities.swift).
@@ -69,8 +69,17 @@ public final class Context {
     /// merged into it as soon as they finish.
     public var automaticallyMergesBatchResults = true
 
+    /// What the context's objects point at (see `ContextLink`).
+    let link = ContextLink()
+
     public init(store: SQLStore) {
         self.store = store
+        link.context = self
+    }
+
+    deinit {
+        // Objects that outlive the context read `context` as nil.
+        link.context = nil
     }
 
     // MARK: - Registry
@@ -152,6 +161,37 @@ public final class Context {
         setPrimitive(object, key, value, saved: object.committed[key])
     }
 
+    /// An attribute set by `setValue(_:forKey:)`: `groupUndo { setPrimitive(…) }`.
+    /// A bulk edit makes this call for each of its objects, so the usual
+    /// case — the first change of a saved object, outside any undo group —
+    /// is written out with the same steps and fewer copies of the values:
+    /// the saved value is read once (and handed to the undo step), the new
+    /// one made once, no group is opened only to be closed again.
+    func setAttribute(_ object: ManagedObject, _ property: PropertyInfo, _ value: Value) {
+        guard undoState.depth == 0, !undoState.replaying, object.changes.isEmpty, !object.isInserted, !object.isDeleted else {
+            return groupUndo { setPrimitive(object, property, .attribute(value)) }
+        }
+        // As `beginUndoGrouping` does at the top level.
+        if undoState.undoStack.hasOpenSteps { undoState.undoStack.dropOpen() }
+        let new = PropertyValue.attribute(value)
+        let saved = object.committed[property]
+        let key = property.name
+        // Setting the saved value back is no change (`saved` is known: the row is loaded).
+        var same = false
+        if let saved { same = saved == new }
+        if !same {
+            object.changes[key] = new
+            pending.insert(object)
+        }
+        unannouncedUpdates.insert(object)
+        // As `recordUndo` then `endUndoGrouping` do: the step is a group of its own.
+        if undoState.isEnabled {
+            undoState.undoStack.record(.value(object, key: key, before: saved, after: new))
+            undoState.undoStack.closeOpen()
+            undoState.redoStack.removeAll()
+        }
+    }
+
     /// `setPrimitive` for a resolved property (its saved value is read from its slot).
     func setPrimitive(_ object: ManagedObject, _ property: PropertyInfo, _ value: PropertyValue) {
         setPrimitive(object, property.name, value, saved: object.committed[property])
@@ -161,11 +201,12 @@ public final class Context {
         // Each lookup by key costs: read each once (an edit of a clean
         // object finds `changes` empty and skips it).
         let before = object.changes.isEmpty ? saved : object.changes[key] ?? saved
-        if object.isInserted || saved == nil || saved != value {
-            object.changes[key] = value
-        } else {
-            object.changes[key] = nil
-        }
+        // Compared unwrapped: `saved != value` compares two optionals through
+        // a tuple of them, destroyed through its type's metadata (~170
+        // instructions, on every edit).
+        var same = false
+        if !object.isInserted, let saved { same = saved == value }
+        object.changes[key] = same ? nil : value
         notePending(object)
         if !object.isInserted && !object.isDeleted { unannouncedUpdates.insert(object) }
         recordUndo(.value(object, key: key, before: before, after: value))
@@ -275,7 +316,7 @@ public final class Context {
     /// becomes nil), unsaved changes are lost, undo and redo are cleared.
     public func reset() {
         for object in registry.values { object.context = nil }
-        registry = [:]
+        registry.removeAll()
         evictionMark = 0
         pending.removeAll()
         unpropagatedDeletes = []

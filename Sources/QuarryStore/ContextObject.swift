@@ -41,34 +41,71 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     // the test suite and cost a tenth of a bulk save, so they are off here.
 
     /// Temporary (negative primary key) until the object is first saved.
-    @exclusivity(unchecked) public internal(set) var objectID: ObjectID
+    /// Made from the entity's name and the key (an object of a context
+    /// never changes entity): one stored string fewer to copy and free per
+    /// object, and the key reads with no string at all.
+    public internal(set) var objectID: ObjectID {
+        get { ObjectID(entity: info.name, primaryKey: primaryKey) }
+        set {
+            assert(newValue.entity == info.name, "\(self) cannot become \(newValue)")
+            primaryKey = newValue.primaryKey
+        }
+    }
+    /// The row's key (of `objectID`).
+    @exclusivity(unchecked) var primaryKey: Int64
     /// The entity, with its properties resolved (shared by the context's
     /// objects of the entity; see Context+Entities.swift).
     let info: EntityInfo
     public var entity: Entity { info.entity }
-    /// The context the object lives in; nil after `reset()` or once its deletion is saved.
-    @exclusivity(unchecked) public internal(set) weak var context: Context?
+    /// The context the object lives in; nil after `reset()` or once its
+    /// deletion is saved, or once the context is gone (through its link: see `ContextLink`).
+    public internal(set) var context: Context? {
+        get { isDetached ? nil : info.link.context }
+        set {
+            assert(newValue == nil || newValue!.link === info.link, "\(self) moved to another context")
+            isDetached = newValue == nil
+        }
+    }
+    /// Taken out of its context (reset, rollback, a saved delete), which
+    /// may go on without it; the link is its entity info's, shared.
+    @exclusivity(unchecked) private var isDetached = false
     /// Saved values loaded so far, by property name.
-@exclusivity(unchecked) var committed: SavedValues = [:]
+    @exclusivity(unchecked) var committed = SavedValues()
     /// Whether the row (attributes and owned to-one keys) has been loaded.
-@exclusivity(unchecked) var rowLoaded = false
+    @exclusivity(unchecked) var rowLoaded = false
     /// To-one keys whose destination entity is not known yet (it has sub-entities).
-@exclusivity(unchecked) var unresolvedKeys: [String: Int64] = [:]
+    var unresolvedKeys: [String: Int64] {
+        get { unresolved ?? [:] }
+        set { unresolved = newValue.isEmpty ? nil : newValue }
+    }
+    /// Nil while empty (nearly always): nothing to make or free per object.
+    @exclusivity(unchecked) private var unresolved: [String: Int64]?
     /// Unsaved values, by property name.
-@exclusivity(unchecked) var changes = ChangedValues()
+    @exclusivity(unchecked) var changes = ChangedValues()
     /// The batch of a batched fetch this fault loads with.
-@exclusivity(unchecked) var batch: FaultBatch?
+    @exclusivity(unchecked) var batch: FaultBatch?
     @exclusivity(unchecked) public internal(set) var isInserted = false
     @exclusivity(unchecked) public internal(set) var isDeleted = false
     /// The context's bookkeeping (`PendingObjects`, `UnannouncedUpdates`).
     @exclusivity(unchecked) var isPending = false
-    @exclusivity(unchecked) var isInPendingList = false
-    @exclusivity(unchecked) var isUnannouncedUpdate = false
+    /// Which pending list and which list of unannounced updates the object
+    /// was last put in (PendingObjects.swift: a list is emptied by moving
+    /// to a new stamp, not by visiting each object it held).
+    @exclusivity(unchecked) var pendingStamp: UInt64 = 0
+    @exclusivity(unchecked) var unannouncedStamp: UInt64 = 0
 
     init(id: ObjectID, info: EntityInfo, context: Context) {
-        self.objectID = id
+        assert(id.entity == info.name, "an object of \(info.name) for \(id)")
+        self.primaryKey = id.primaryKey
         self.info = info
-        self.context = context
+        assert(info.link === context.link, "an object with another context's entity info")
+    }
+
+    /// The object for row `primaryKey` of `info`'s entity.
+    init(primaryKey: Int64, info: EntityInfo, context: Context) {
+        self.primaryKey = primaryKey
+        self.info = info
+        assert(info.link === context.link, "an object with another context's entity info")
     }
 
     /// Has unsaved edits and is neither inserted nor deleted.
@@ -119,7 +156,7 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
             // Load the saved values first (Core Data fires the fault here too),
             // so that setting a value back to the saved one is no change.
             if !rowLoaded && !isInserted { try context.fireFault(self) }
-            context.groupUndo { context.setPrimitive(self, p!, .attribute(value)) }
+            context.setAttribute(self, p!, value)
         case .toOne?:
             switch value {
             case .null: try setValue(nil as ManagedObject?, forKey: key)
@@ -240,6 +277,23 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
             return .array(ids.map { .object(ObjectReference(context.object(with: $0))) })
         }
     }
+}
+
+/// How an object finds its context: one link per context, which the
+/// context clears as it goes, so every object that still points at it reads
+/// nil from then on — what a weak reference from each object gave, without
+/// one. A weak reference to the context moved its reference count into a
+/// side table (every retain and release of the context then took the slow
+/// path) and cost an atomic update of that table per object made and freed;
+/// the link is held strongly by the context's entity infos, which its
+/// objects hold anyway (no reference per object for it), and the context
+/// itself is held by none of its objects (it is `unowned(unsafe)` here, and
+/// only ever read while the context's `deinit` has not run: that clears it
+/// first). An object taken out of its context marks itself detached.
+final class ContextLink {
+    unowned(unsafe) var context: Context?
+
+    init() {}
 }
 
 /// The objects of one batch of a batched fetch: the first fault touched loads

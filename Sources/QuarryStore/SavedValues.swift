@@ -46,20 +46,34 @@ final class ValueBlock {
     let slots: ValueSlots
     let width: Int
     let rows: Int
+    /// `rows * width` slots, initialized row by row as rows are claimed and
+    /// filled (`Context.fill` writes every slot of its row). Memory of its own rather than
+    /// an array: an array's storage is freed by the runtime's generic
+    /// destroy, a call through the type's witnesses per slot (~100
+    /// instructions), where `deinit` below moves each value out and drops
+    /// it: a switch on its case, releasing only what holds a reference.
+    let values: UnsafeMutablePointer<PropertyValue?>
     // Unchecked: one context, one thread, short accesses (ContextObject.swift).
-    @exclusivity(unchecked) var values: ContiguousArray<PropertyValue?>
     @exclusivity(unchecked) private(set) var used = 0
 
     init(slots: ValueSlots, rows: Int) {
         self.slots = slots
         self.width = slots.names.count
         self.rows = rows
-        values = ContiguousArray(repeating: nil, count: rows * slots.names.count)
+        values = .allocate(capacity: rows * width)
+    }
+
+    deinit {
+        // Slots past the rows claimed were never initialized.
+        // (`deinitialize(count:)` would go through the witnesses too.)
+        for i in 0 ..< used * width { _ = (values + i).move() }
+        values.deallocate()
     }
 
     var isFull: Bool { used == rows }
 
-    /// Claims the next object's row; returns where its values start.
+    /// Claims the next object's row; returns where its values start. The
+    /// caller must initialize all `width` slots of it before anything reads them.
     func claim() -> Int {
         defer { used += 1 }
         return used * width
@@ -70,10 +84,15 @@ struct SavedValues: Sequence, ExpressibleByDictionaryLiteral {
     /// Where the laid-out values are: `block.values[base ..< base + width]`.
     private var block: ValueBlock?
     private var base = 0
-    private var others: [String: PropertyValue] = [:]
+    /// Values outside the layout; nil while there are none (the usual
+    /// case: nil costs nothing to make, copy or free, where even an empty
+    /// dictionary is a reference counted on each).
+    private var others: [String: PropertyValue]?
+
+    init() {}
 
     init(dictionaryLiteral elements: (String, PropertyValue)...) {
-        for (key, value) in elements { others[key] = value }
+        for (key, value) in elements { self[key] = value }
     }
 
     /// Values laid out by the block's slots, from `base` (nil where there is none).
@@ -85,10 +104,17 @@ struct SavedValues: Sequence, ExpressibleByDictionaryLiteral {
     subscript(key: String) -> PropertyValue? {
         get {
             if let block, let i = block.slots.position(of: key) { return block.values[base + i] }
-            return others.isEmpty ? nil : others[key]
+            return others?[key]
         }
         set {
-            if let block, let i = block.slots.position(of: key) { block.values[base + i] = newValue } else { others[key] = newValue }
+            if let block, let i = block.slots.position(of: key) {
+                block.values[base + i] = newValue
+            } else if others != nil {
+                others![key] = newValue
+                if others!.isEmpty { others = nil }
+            } else if let newValue {
+                others = [key: newValue]
+            }
         }
     }
 
@@ -108,26 +134,29 @@ struct SavedValues: Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// Never given a value (cheaper to ask than `isEmpty`).
+    var isPristine: Bool { block == nil && others == nil }
+
     /// No value at all (a fault that never loaded anything).
     var isEmpty: Bool {
-        guard others.isEmpty else { return false }
+        guard others == nil else { return false }
         guard let block else { return true }
-        return !block.values[base ..< base + block.width].contains { $0 != nil }
+        return !(base ..< base + block.width).contains { block.values[$0] != nil }
     }
 
     /// The laid-out values first, then the others. (A write to the key just
     /// read, while iterating, is safe: each slot is read before its turn.)
     func makeIterator() -> Iterator {
-        Iterator(block: block, base: base, others: others.makeIterator())
+        Iterator(block: block, base: base, others: others?.makeIterator())
     }
 
     struct Iterator: IteratorProtocol {
         let block: ValueBlock?
         let base: Int
-        var others: Dictionary<String, PropertyValue>.Iterator
+        var others: Dictionary<String, PropertyValue>.Iterator?
         var i = 0
 
-        init(block: ValueBlock?, base: Int, others: Dictionary<String, PropertyValue>.Iterator) {
+        init(block: ValueBlock?, base: Int, others: Dictionary<String, PropertyValue>.Iterator?) {
             self.block = block
             self.base = base
             self.others = others
@@ -140,7 +169,7 @@ struct SavedValues: Sequence, ExpressibleByDictionaryLiteral {
                     if let value = block.values[base + i] { return (block.slots.names[i], value) }
                 }
             }
-            return others.next()
+            return others?.next()
         }
     }
 }

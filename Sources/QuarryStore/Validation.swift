@@ -154,12 +154,28 @@ final class Validator {
         var denied: [ValidationFailure] = []
         var failures: [ValidationFailure] = []
         var anyDeleted = false
+        // The attribute the last one-change update changed: a bulk edit's
+        // next object changes the same one (checked with one reference in
+        // hand, not a lookup of its entity's rules and of the name).
+        var last: (info: EntityInfo, key: String, attribute: CheckedAttribute, entity: String)?
         for object in objects {
+            if let (info, key, a, entity) = last, object.info === info, !object.isInserted, !object.isDeleted,
+               let single = object.changes.single, single.key == key, case .attribute(let v) = single.value {
+                if let reason = check(v, a, entity: entity) { failures.append(failure(object, a.name, reason)) }
+                continue
+            }
+            last = nil
             if object.isDeleted {
                 anyDeleted = true
                 if !object.isInserted { denied += try denials(object) }
             } else {
                 try properties(of: object, into: &failures)
+                if !object.isInserted, let single = object.changes.single, case .attribute = single.value {
+                    let rules = rules(for: object.info)
+                    if let i = rules.position(of: single.key), i < rules.attributes.count {
+                        last = (object.info, single.key, rules.attributes[i], rules.entity)
+                    }
+                }
             }
         }
         if model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }) {
