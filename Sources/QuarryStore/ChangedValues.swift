@@ -51,6 +51,15 @@ struct ChangedValues: Sequence, ExpressibleByDictionaryLiteral {
 
     var keys: [String] { map(\.key) }
 
+    /// The attribute value of the only change, when that change is to `key`
+    /// (read in place: no copy of the key and of the whole change).
+    func attributeValue(ifOnly key: String) -> QuarrySyntax.Value? {
+        // Through optional chaining, which reads the fields in place (a
+        // binding of `single` would copy the whole pair first).
+        guard single?.key == key, case .attribute(let value)? = single?.value else { return nil }
+        return value
+    }
+
     func contains(key: String) -> Bool { self[key] != nil }
 
     mutating func removeAll() {
@@ -61,10 +70,8 @@ struct ChangedValues: Sequence, ExpressibleByDictionaryLiteral {
     /// Empties the changes when there is exactly one, handing it over (nil
     /// when there are none or several: those stay, for the caller to iterate).
     mutating func takeSingle() -> (key: String, value: PropertyValue)? {
-        if let taken = single {
-            single = nil
-            return taken
-        }
+        // Moved out, not copied out and then cleared.
+        if single != nil { return single.take() }
         guard let table, table.count == 1, let (key, value) = table.first else { return nil }
         self.table = nil
         return (key, value)

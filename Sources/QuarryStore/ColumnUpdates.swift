@@ -27,9 +27,11 @@ final class ColumnUpdates {
     private let runOne: ([Value]) throws -> Void
     /// Key, value, key, value… of the rows not written yet (then their keys
     /// again, for the IN list, added when the batch is full).
-    private var pending: [Value] = []
-    private var lastKey = Int64.min
-    private var pair: [Value] = [.null, .null]
+    // Unchecked exclusivity: touched once per row of a bulk save, in short
+    // accesses that call nothing that could touch them again.
+    @exclusivity(unchecked) private var pending: [Value] = []
+    @exclusivity(unchecked) private var lastKey = Int64.min
+    @exclusivity(unchecked) private var pair: [Value] = [.null, .null]
 
     /// `table` and `column` come quoted (`SQLIdentifier.quoted`).
     init(table t: String, column c: String, database: any SQLDatabase) throws {

@@ -69,7 +69,7 @@ public final class Context {
     /// merged into it as soon as they finish.
     public var automaticallyMergesBatchResults = true
 
-    /// What the context's objects point at (see `ContextLink`).
+    /// What the context's entity infos, and through them its objects, point at (see `ContextLink`).
     let link = ContextLink()
 
     public init(store: SQLStore) {

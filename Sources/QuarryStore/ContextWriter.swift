@@ -160,8 +160,7 @@ final class ContextWriter {
     func writeAttributes(_ object: ManagedObject) throws -> Bool {
         // The usual object of a big save: the same entity and the same one
         // changed attribute as the object before.
-        if let last = lastSingle, object.info === last.info, let single = object.changes.single, single.key == last.key,
-           case .attribute(let v) = single.value {
+        if let last = lastSingle, object.info === last.info, let v = object.changes.attributeValue(ifOnly: last.key) {
             try last.updates.add(key: object.primaryKey, value: try StoreValues.storable(v, type: last.type, key: last.key, entity: last.entity))
             return false
         }

@@ -157,11 +157,11 @@ final class Validator {
         // The attribute the last one-change update changed: a bulk edit's
         // next object changes the same one (checked with one reference in
         // hand, not a lookup of its entity's rules and of the name).
-        var last: (info: EntityInfo, key: String, attribute: CheckedAttribute, entity: String)?
+        var last: SingleAttribute?
         for object in objects {
-            if let (info, key, a, entity) = last, object.info === info, !object.isInserted, !object.isDeleted,
-               let single = object.changes.single, single.key == key, case .attribute(let v) = single.value {
-                if let reason = check(v, a, entity: entity) { failures.append(failure(object, a.name, reason)) }
+            if let last, object.info === last.info, !object.isInserted, !object.isDeleted,
+               let v = object.changes.attributeValue(ifOnly: last.key) {
+                if let reason = check(v, last.attribute, entity: last.entity) { failures.append(failure(object, last.key, reason)) }
                 continue
             }
             last = nil
@@ -173,7 +173,7 @@ final class Validator {
                 if !object.isInserted, let single = object.changes.single, case .attribute = single.value {
                     let rules = rules(for: object.info)
                     if let i = rules.position(of: single.key), i < rules.attributes.count {
-                        last = (object.info, single.key, rules.attributes[i], rules.entity)
+                        last = SingleAttribute(info: object.info, key: single.key, attribute: rules.attributes[i], entity: rules.entity)
                     }
                 }
             }
@@ -182,6 +182,22 @@ final class Validator {
             failures += try uniqueness(anyDeleted ? objects.filter { !$0.isDeleted } : objects)
         }
         return denied.isEmpty ? failures : denied + failures
+    }
+
+    /// An entity's attribute that one-change objects changed (a class: held
+    /// across objects with one reference, its parts read in place).
+    private final class SingleAttribute {
+        let info: EntityInfo
+        let key: String
+        let attribute: CheckedAttribute
+        let entity: String
+
+        init(info: EntityInfo, key: String, attribute: CheckedAttribute, entity: String) {
+            self.info = info
+            self.key = key
+            self.attribute = attribute
+            self.entity = entity
+        }
     }
 
     private func failure(_ object: ManagedObject, _ property: String, _ reason: ValidationReason) -> ValidationFailure {
