@@ -162,10 +162,12 @@ extension Context {
         // registry is not even looked in.
         var created: [ManagedObject] = []
         let lookUp = !registry.isEmpty
-        // Whether the new objects are of one entity in strictly increasing
-        // key order (the planner orders by key when nothing else is asked):
-        // then they are registered as one run, with no hashing (ContextRegistry.swift).
+        // Whether the new objects are of one entity (then they are
+        // registered as one run, with no hashing: ContextRegistry.swift),
+        // and whether in strictly increasing key order (the planner orders
+        // by key when nothing else is asked; other orders get a key table).
         var ordered = true
+        var oneEntity = true
         var runEntity: String?
         var lastKey = Int64.min
         // Each row's values are decoded in one call into `scratch`, then
@@ -204,10 +206,10 @@ extension Context {
             let object = ManagedObject(primaryKey: pk, info: fillPlan.info, context: self)
             row.initialize(scratch, columns: columns)
             fill(object, fillPlan, taking: scratch)
-            if ordered {
-                if pk <= lastKey || (runEntity != nil && runEntity != entity) { ordered = false }
+            if oneEntity {
+                if runEntity == nil { runEntity = entity } else if runEntity != entity { oneEntity = false }
+                if pk <= lastKey { ordered = false }
                 lastKey = pk
-                if runEntity == nil { runEntity = entity }
             }
             // With an empty registry every row made a new object: `objects`
             // is the list of them, with no second array to fill and free.
@@ -215,9 +217,13 @@ extension Context {
             objects.append(object)
         }
         let new = lookUp ? created : objects
-        if ordered, let runEntity {
-            registry.register(run: new, entity: runEntity)
-            return objects
+        if oneEntity, let runEntity {
+            if ordered {
+                registry.register(run: new, entity: runEntity)
+                return objects
+            }
+            // Refused (too few, sparse or repeated keys): hashed below.
+            if registry.register(unorderedRun: new, entity: runEntity) { return objects }
         }
         registry.reserveCapacity(registry.count + new.count)
         var repeated = false

@@ -1,14 +1,17 @@
 // The context's registry: its one object per ID (uniquing). Objects
 // registered one at a time go to a dictionary by ID. The new objects of a
-// fetch whose rows come in key order — every fetch without sort
-// descriptors: the planner orders those by primary key — are kept instead
-// as a *run*: the fetch's own result array (shared, not copied), searched by
-// binary search on the key. Registering the 500k objects of a big fetch then
-// costs nothing per object, where hashing them into a table of a million
-// buckets cost ~85 ms (a cache miss per object) and 32 MB that releasing the
-// context walked once more; the lookups that do come later (a relationship
-// pointing at one of them, a second fetch of the same rows) cost a binary
-// search instead of a hash probe.
+// big fetch are kept instead as a *run*: the fetch's own result array
+// (shared, not copied). A fetch whose rows come in key order — every fetch
+// without sort descriptors: the planner orders those by primary key — is
+// searched by binary search on the key; a sorted fetch gets a key table, an
+// array addressed by key (`KeyTable`), when its keys are distinct and dense
+// enough (saved keys count up from 1, so nearly always). Registering the
+// 500k objects of a big fetch then costs nothing or one array write per
+// object, where hashing them into a table of a million buckets cost ~85 ms
+// (a cache miss per object), and releasing the context then walked the
+// objects in hash order, a cache miss each once more; the lookups that do
+// come later (a relationship pointing at one of them, a second fetch of the
+// same rows) cost a binary search or one array read instead of a hash probe.
 //
 // Reads and writes look like a dictionary's: `registry[id]` finds the
 // object wherever it is; assigning registers it (in the dictionary) and
@@ -16,8 +19,9 @@
 // from it is marked in a bit set (and the run is rebuilt from its live
 // objects once half of it is gone), so the caller's array stays shared.
 // Invariant: an ID is registered at most once — live in one run, or in the
-// dictionary; a run's objects are of one entity, in strictly increasing key
-// order, and their keys never change (they are saved rows).
+// dictionary; a run's objects are of one entity, with distinct keys that
+// never change (they are saved rows), in strictly increasing key order
+// unless the run has a key table.
 
 struct ContextRegistry {
     private var table: [ObjectID: ManagedObject] = [:]
@@ -30,10 +34,12 @@ struct ContextRegistry {
     /// More runs than this and the smallest is hashed (lookups search each run of an entity).
     static let maximumRuns = 8
 
-    /// Objects of one entity in strictly increasing key order.
+    /// Objects of one entity: in strictly increasing key order, or found through `table`.
     private struct Run {
         let entity: String
         var objects: [ManagedObject]
+        /// Nil when the objects are in key order.
+        var table: KeyTable?
         /// Bit i set: objects[i] is no longer registered. Empty until the first removal.
         var removed: [UInt64] = []
         var removedCount = 0
@@ -52,6 +58,10 @@ struct ContextRegistry {
 
         /// Where the live object with key `key` is.
         func index(of key: Int64) -> Int? {
+            if let table {
+                guard let i = table.position(of: key), !isRemoved(i) else { return nil }
+                return i
+            }
             var low = 0, high = objects.count
             while low < high {
                 let mid = (low + high) >> 1
@@ -100,31 +110,53 @@ struct ContextRegistry {
         runCount -= 1
         // Half gone: the live rest makes a smaller run (or goes to the table).
         if runs[r].removedCount * 2 > runs[r].objects.count {
-            let run = runs.remove(at: r)
-            runCount -= run.liveCount
-            add(run.live, entity: run.entity)
+            rebuild(runs.remove(at: r))
         }
     }
 
     /// Registers `objects`, new to the registry: all of `entity`, in
     /// strictly increasing key order (the caller checked), as one run.
     mutating func register(run objects: [ManagedObject], entity: String) {
-        add(objects, entity: entity)
+        add(objects, entity: entity, table: nil)
     }
 
-    private mutating func add(_ objects: [ManagedObject], entity: String) {
-        guard objects.count >= Self.minimumRun else {
-            table.reserveCapacity(table.count + objects.count)
-            for object in objects { table[object.objectID] = object }
-            return
+    /// Registers `objects`, new to the registry and all of `entity`, in any
+    /// order, as one run with a key table — unless they are too few, their
+    /// keys too sparse, or a key repeats: then it registers nothing and
+    /// returns false (the caller hashes them, and settles repeats).
+    mutating func register(unorderedRun objects: [ManagedObject], entity: String) -> Bool {
+        guard objects.count >= Self.minimumRun, let keys = KeyTable(objects) else { return false }
+        add(objects, entity: entity, table: keys)
+        return true
+    }
+
+    /// A run taken out of `runs` registered again with its live objects only.
+    private mutating func rebuild(_ run: Run) {
+        runCount -= run.liveCount
+        let live = run.live
+        // Live objects of a tabled run are still distinct; a table of fewer keys may be too sparse.
+        if run.table != nil, live.count >= Self.minimumRun, let keys = KeyTable(live) {
+            add(live, entity: run.entity, table: keys)
+        } else if run.table != nil {
+            hash(live)
+        } else {
+            add(live, entity: run.entity, table: nil)
         }
-        runs.append(Run(entity: entity, objects: objects))
+    }
+
+    private mutating func hash(_ objects: [ManagedObject]) {
+        table.reserveCapacity(table.count + objects.count)
+        for object in objects { table[object.objectID] = object }
+    }
+
+    private mutating func add(_ objects: [ManagedObject], entity: String, table keys: KeyTable?) {
+        guard objects.count >= Self.minimumRun else { return hash(objects) }
+        runs.append(Run(entity: entity, objects: objects, table: keys))
         runCount += objects.count
         if runs.count > Self.maximumRuns, let smallest = runs.indices.min(by: { runs[$0].liveCount < runs[$1].liveCount }) {
             let run = runs.remove(at: smallest)
             runCount -= run.liveCount
-            table.reserveCapacity(table.count + run.liveCount)
-            for object in run.live { table[object.objectID] = object }
+            hash(run.live)
         }
     }
 
@@ -205,9 +237,7 @@ struct ContextRegistry {
             evicted += gone.count
             for j in gone { runs[r].remove(j) }
             runCount -= gone.count
-            let run = runs.remove(at: r)
-            runCount -= run.liveCount
-            add(run.live, entity: run.entity)
+            rebuild(runs.remove(at: r))
         }
         return evicted
     }
@@ -229,5 +259,44 @@ struct ContextRegistry {
             }
         }
         return evicted
+    }
+}
+
+/// Where each object of an unordered run is, addressed by key: the position
+/// of key `base + k` is `positions[k]` (-1: no such key). Built only for
+/// distinct keys spanning at most a few times their count, so it costs at
+/// most a few bytes per object and one write each.
+private struct KeyTable {
+    let base: Int64
+    let positions: [Int32]
+
+    /// Keys spread wider than this many times their count are hashed instead.
+    static let maximumSpread = 4
+
+    /// Nil when the keys are too sparse or one repeats.
+    init?(_ objects: [ManagedObject]) {
+        guard !objects.isEmpty, objects.count < Int(Int32.max) else { return nil }
+        var low = Int64.max, high = Int64.min
+        for object in objects {
+            low = Swift.min(low, object.primaryKey)
+            high = Swift.max(high, object.primaryKey)
+        }
+        let (span, overflow) = high.subtractingReportingOverflow(low)
+        guard !overflow, span < Int64(Self.maximumSpread * objects.count) else { return nil }
+        var positions = [Int32](repeating: -1, count: Int(span) + 1)
+        for (i, object) in objects.enumerated() {
+            let slot = Int(object.primaryKey - low)
+            guard positions[slot] < 0 else { return nil }
+            positions[slot] = Int32(i)
+        }
+        base = low
+        self.positions = positions
+    }
+
+    func position(of key: Int64) -> Int? {
+        let (slot, overflow) = key.subtractingReportingOverflow(base)
+        guard !overflow, slot >= 0, slot < Int64(positions.count) else { return nil }
+        let position = positions[Int(slot)]
+        return position < 0 ? nil : Int(position)
     }
 }

@@ -37,7 +37,22 @@ struct ContextRegistryTests {
                 let keys = Set((0..<size).map { _ in Int64.random(in: 1...2000, using: &generator) })
                     .filter { reference[ObjectID(entity: entity, primaryKey: $0)] == nil }.sorted()
                 let objects = keys.map { make(ObjectID(entity: entity, primaryKey: $0)) }
-                registry.register(run: objects, entity: entity)
+                if Bool.random(using: &generator) {
+                    registry.register(run: objects, entity: entity)
+                } else {
+                    // A sorted fetch's: in any order, with a key table when
+                    // its keys are dense enough; refused (nothing registered)
+                    // when too few or too sparse, and when a key repeats.
+                    var shuffled = objects.shuffled(using: &generator)
+                    let repeated = shuffled.count > 1 && Int.random(in: 0..<4, using: &generator) == 0
+                    if repeated { shuffled.append(make(shuffled[0].objectID)) }
+                    let span = (keys.last ?? 0) - (keys.first ?? 0)
+                    let expected = !repeated && keys.count >= ContextRegistry.minimumRun && span < Int64(4 * shuffled.count)
+                    #expect(registry.register(unorderedRun: shuffled, entity: entity) == expected, "step \(step)")
+                    if !expected {
+                        for o in objects { registry[o.objectID] = o }
+                    }
+                }
                 for o in objects { reference[o.objectID] = ObjectIdentifier(o) }
             case 2, 3:
                 let id = reference.keys.randomElement(using: &generator).map { Bool.random(using: &generator) ? $0 : someID() } ?? someID()
@@ -124,6 +139,33 @@ struct ContextRegistryTests {
         #expect(departments.count == 100 && context.registeredObjects.count == 400)
         #expect(departments.allSatisfy { context.object(with: $0.objectID) === $0 })
         #expect(Set(context.registeredObjects.map(ObjectIdentifier.init)) == Set((objects + departments).map(ObjectIdentifier.init)))
+    }
+
+    @Test(arguments: TestEngine.available)
+    func aBigSortedFetchStaysUniqued(engine: TestEngine) throws {
+        let (store, ids) = try staff(engine, 300)
+        let context = Context(store: store)
+        // Not in key order: kept as one run with a key table.
+        var byAge = FetchRequest(entity: "Employee")
+        byAge.sortDescriptors = [SortDescriptor("age"), SortDescriptor("salary", ascending: false)]
+        let objects = try context.fetch(byAge)
+        #expect(Set(objects.map(\.objectID)) == Set(ids) && objects.map(\.objectID) != ids)
+        #expect(context.registeredObjects.count == 300)
+        for object in objects { #expect(context.object(with: object.objectID) === object) }
+        #expect(context.registeredObject(for: ObjectID(entity: "Employee", primaryKey: 0)) == nil)
+        #expect(context.registeredObject(for: ObjectID(entity: "Employee", primaryKey: 1_000_000)) == nil)
+        #expect(context.registeredObject(for: ObjectID(entity: "Department", primaryKey: ids[0].primaryKey)) == nil)
+        // Fetched again in key order: the same objects.
+        #expect(try context.fetch(FetchRequest(entity: "Employee")).map(ObjectIdentifier.init)
+                == ids.map { ObjectIdentifier(context.object(with: $0)) })
+        // Deleting most of them leaves the rest registered, and found.
+        let doomed = objects.filter { $0.primaryKey % 3 != 0 }
+        for o in doomed { try context.delete(o) }
+        try context.save()
+        #expect(doomed.allSatisfy { context.registeredObject(for: $0.objectID) == nil })
+        let kept = objects.filter { $0.primaryKey % 3 == 0 }
+        #expect(kept.allSatisfy { context.registeredObject(for: $0.objectID) === $0 })
+        #expect(context.registeredObjects.count == kept.count)
     }
 
     @Test(arguments: TestEngine.available)

@@ -47,6 +47,17 @@ let benchmarks: @Sendable () -> Void = {
         }
         blackHole(counts.count)
     }
+    // The same sorted SELECT written by hand: SQLite's C API into structs,
+    // then the section counts (runs of equal ages).
+    let sortedSQL = try! SQLPlanner.plan(byAge, mapping: million.mapping).sql
+    Benchmark("10 baseline: hand-written sorted SELECT into structs + section counts, 1M") { _ in
+        let rows = try readEmployeeRows(million, sortedSQL)
+        var counts: [(Int64?, Int)] = []
+        for row in rows {
+            if let last = counts.last, last.0 == row.age { counts[counts.count - 1].1 += 1 } else { counts.append((row.age, 1)) }
+        }
+        blackHole(counts.count)
+    }
     let cacheDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("quarry-sections-cache-\(getpid())")
     Benchmark("10 quarry: performFetch, sections from the cache, 1M") { benchmark in
         million.forgetObjects()

@@ -23,8 +23,6 @@ nonisolated(unsafe) let store: SQLStore = {
     return store
 }()
 
-struct EmployeeRow { let pk: Int64; let name: String; let age: Int64?; let salary: Int64; let startDate: Double?; let active: Bool; let department: Int64? }
-
 let filter = "salary > 100000"
 let request: FetchRequest = {
     var r = FetchRequest(entity: "Employee", predicate: try! Parser.parsePredicate(filter))
@@ -33,15 +31,7 @@ let request: FetchRequest = {
 }()
 
 /// The baseline: the SQL Quarry emits, read column by column into structs.
-func handWritten(_ sql: SQLFragment) throws -> [EmployeeRow] {
-    var rows: [EmployeeRow] = []
-    try store.connection.forEachRow(sql.sql, sql.arguments) { row in
-        rows.append(EmployeeRow(pk: row.int(at: 0), name: row.string(at: 2) ?? "", age: row.isNull(at: 3) ? nil : row.int(at: 3),
-                                salary: row.int(at: 4), startDate: row.isNull(at: 5) ? nil : row.double(at: 5),
-                                active: row.int(at: 6) != 0, department: row.isNull(at: 7) ? nil : row.int(at: 7)))
-    }
-    return rows
-}
+func handWritten(_ sql: SQLFragment) throws -> [EmployeeRow] { try readEmployeeRows(store, sql) }
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock], maxDuration: .seconds(10), maxIterations: 10)
