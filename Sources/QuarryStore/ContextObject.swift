@@ -125,8 +125,15 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     /// The value of an attribute or relationship: a scalar, an object, or an
     /// array of objects (to-many); nil for a key the entity does not have.
     public func value(forKey key: String) -> Value? {
-        guard let property = property(key) else { return nil }
-        guard let current = try? current(property) else { return .null }
+        value(resolved: info.property(key))
+    }
+
+    /// `value(forKey:)` for a key its caller looked up in the object's
+    /// entity info already (`info.property(key)`, nil when there is none).
+    func value(resolved found: PropertyInfo?) -> Value? {
+        // As `property(_:)`: inherited properties only through a context.
+        guard let found, found.isOwn || context != nil else { return nil }
+        guard let current = try? current(found) else { return .null }
         return value(of: current)
     }
 

@@ -137,8 +137,14 @@ public final class FetchedResultsController {
         var seen: Set<String> = []
         var current: String? = nil
         var count = 0
+        // The value the current name was made from: objects come sorted by
+        // it, so most repeat it and need no text made.
+        var currentValue: Value?
         for object in objects {
-            let name = SectionNames.text(try reader.read(object))
+            let value = try reader.read(object)
+            if current != nil, value == currentValue { count += 1; continue }
+            currentValue = value
+            let name = SectionNames.text(value)
             if name == current { count += 1; continue }
             if let current { result.append(makeRecord(current, count: count)) }
             guard seen.insert(name).inserted else {

@@ -24,12 +24,21 @@ struct SortKey: Equatable {
     static func tie(of id: ObjectID) -> Int64 { id.isTemporary ? (1 << 62) &+ (-id.primaryKey) : id.primaryKey }
 }
 
-/// Reads a key path off objects: a plain attribute directly, anything else
+/// Reads a key path off objects: a plain key directly, anything else
 /// (a to-one path, a function) through the evaluator.
 struct KeyReader {
     let keyPath: String
     private let direct: String?
     private let compiled: CompiledExpression?
+    /// The plain key resolved for the entity of the object read last: a
+    /// results controller reads one key off a million objects of one entity,
+    /// and looking the name up each time was most of a read.
+    private let memo = ResolvedKey()
+
+    private final class ResolvedKey {
+        var info: EntityInfo?
+        var property: PropertyInfo?
+    }
 
     init(_ keyPath: String, options: EvaluationOptions) throws {
         self.keyPath = keyPath
@@ -43,7 +52,13 @@ struct KeyReader {
     }
 
     func read(_ object: ManagedObject) throws -> Value {
-        if let direct { return object.value(forKey: direct) ?? .null }
+        if let direct {
+            if memo.info !== object.info {
+                memo.info = object.info
+                memo.property = object.info.property(direct)
+            }
+            return object.value(resolved: memo.property) ?? .null
+        }
         return try compiled!.evaluate(.object(ObjectReference(object)))
     }
 }

@@ -70,7 +70,19 @@ public func fillCompanyStore(_ store: SQLStore, employees: Int) throws {
 public func makeCompanyStore(_ label: String, employees: Int) -> SQLStore {
     let path = NSTemporaryDirectory() + "quarry-\(label)-\(getpid()).sqlite"
     try? FileManager.default.removeItem(atPath: path)
+    // Removed when the benchmark process exits: a 1M-row store is ~100 MB.
+    if storePaths.isEmpty { atexit { removeStoreFiles() } }
+    storePaths.append(path)
     let store = try! SQLStore(path: path, model: companyModel)
     try! fillCompanyStore(store, employees: employees)
     return store
+}
+
+/// The store files this process made (see `makeCompanyStore`).
+nonisolated(unsafe) private var storePaths: [String] = []
+
+private func removeStoreFiles() {
+    for path in storePaths {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
 }
