@@ -10,6 +10,8 @@ enum Fixtures {
     static let folder: String = {
         let path = NSTemporaryDirectory() + "quarry-fixtures-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        // Gone with the test process.
+        atexit { try? FileManager.default.removeItem(atPath: Fixtures.folder) }
         return path
     }()
 

@@ -9,9 +9,16 @@ import Testing
 
 @Suite("Fetched results: the section cache", .serialized)
 struct FetchedResultsCacheTests {
+    /// This process's folder of stores and caches, removed when it exits.
+    static let root: URL = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-frc-\(getpid())")
+        atexit { try? FileManager.default.removeItem(at: FetchedResultsCacheTests.root) }
+        return root
+    }()
+
     /// A file store with the people of `peopleStore`, and a private cache folder.
     func fileStore() throws -> (path: String, cache: URL, ids: [String: ObjectID]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-frc-\(UUID().uuidString)")
+        let folder = Self.root.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("company.sqlite").path
         let store = try SQLStore(path: path, model: try ModelReader.read(from: Fixture.modelPath))

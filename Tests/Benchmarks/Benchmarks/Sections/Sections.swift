@@ -20,6 +20,12 @@ import QuarryStore
 nonisolated(unsafe) let million = makeCompanyStore("sections-1m", employees: 1_000_000)
 nonisolated(unsafe) let hundredK = makeCompanyStore("sections-100k", employees: 100_000)
 
+/// The section cache's folder, removed when the process exits.
+let cacheDirectory: URL = {
+    atexit { try? FileManager.default.removeItem(at: cacheDirectory) }
+    return URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("quarry-sections-cache-\(getpid())")
+}()
+
 let byAge = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("age"), SortDescriptor("salary")])
 
 final class Sink: FetchedResultsDelegate {
@@ -58,7 +64,6 @@ let benchmarks: @Sendable () -> Void = {
         }
         blackHole(counts.count)
     }
-    let cacheDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("quarry-sections-cache-\(getpid())")
     Benchmark("10 quarry: performFetch, sections from the cache, 1M") { benchmark in
         million.forgetObjects()
         let warm = FetchedResultsController(fetchRequest: byAge, context: Context(store: million), sectionNameKeyPath: "age", cacheName: "bench")
