@@ -51,28 +51,18 @@ final class ContextWriter {
         let entity: String
         let table: String?
         /// Non-transient attributes with a column: the attribute and its quoted column.
-        let attributes: [String: AttributeColumn]
+        @exclusivity(unchecked) private var attributes: RememberingTable<AttributeColumn>
         let relationships: [String: Relationship]
-        // The attribute looked up last (a big save changes the same one
-        // object after object): found again with a compare, not a hash.
-        @exclusivity(unchecked) private var lastName = ""
-        @exclusivity(unchecked) private var lastFound: AttributeColumn?
 
         init(entity: String, table: String?, attributes: [String: AttributeColumn],
              relationships: [String: Relationship]) {
             self.entity = entity
             self.table = table
-            self.attributes = attributes
+            self.attributes = RememberingTable(attributes)
             self.relationships = relationships
         }
 
-        func attribute(_ name: String) -> AttributeColumn? {
-            if let lastFound, name == lastName { return lastFound }
-            guard let found = attributes[name] else { return nil }
-            lastName = name
-            lastFound = found
-            return found
-        }
+        func attribute(_ name: String) -> AttributeColumn? { attributes.find(name) }
     }
 
     /// A stored attribute and its quoted column (a class: looking one up

@@ -98,34 +98,24 @@ final class Validator {
         /// Checked relationships (not transient), model order.
         let relationships: [Relationship]
         /// Property name → position: attributes first, then relationships.
-        let position: [String: Int]
+        @exclusivity(unchecked) private var position: RememberingTable<Int>
         let denied: [Relationship]
         /// Uniqueness constraints, own and inherited.
         let constraints: [UniquenessConstraint]
         let root: String
-        // The name looked up last: a big save changes the same property
-        // object after object, found again with a compare, not a hash.
-        @exclusivity(unchecked) private var lastName = ""
-        @exclusivity(unchecked) private var lastPosition: Int?
 
         init(entity: String, attributes: [CheckedAttribute], relationships: [Relationship], position: [String: Int],
              denied: [Relationship], constraints: [UniquenessConstraint], root: String) {
             self.entity = entity
             self.attributes = attributes
             self.relationships = relationships
-            self.position = position
+            self.position = RememberingTable(position)
             self.denied = denied
             self.constraints = constraints
             self.root = root
         }
 
-        func position(of name: String) -> Int? {
-            if let lastPosition, name == lastName { return lastPosition }
-            guard let found = position[name] else { return nil }
-            lastName = name
-            lastPosition = found
-            return found
-        }
+        func position(of name: String) -> Int? { position.find(name) }
     }
 
     func rules(for info: EntityInfo) -> EntityRules {
