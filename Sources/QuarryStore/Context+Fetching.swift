@@ -178,13 +178,16 @@ extension Context {
         var lastEntity: String?
         // The plan of the entity of the last row (rows of one entity come together).
         var lastPlan: FillPlan?
+        // When the table holds no other entity, every row is of this one
+        // and its `_entity` column need not be read at all.
+        let sole = store.soleEntity(request.entity) != nil
         try store.database.streamRows(plan.sql.sql, plan.sql.arguments, as: kinds) { row in
-            guard case .int(let pk) = row[0] else { return }
+            guard let pk = row.integer(at: 0) else { return }
             // Rows of one entity repeat its name: compared in place, not
             // made into a String per row.
             let entity: String
             let fillPlan: FillPlan
-            if let lastEntity, let lastPlan, row.text(at: 1, equals: lastEntity) {
+            if let lastEntity, let lastPlan, sole || row.text(at: 1, equals: lastEntity) {
                 entity = lastEntity
                 fillPlan = lastPlan
             } else {

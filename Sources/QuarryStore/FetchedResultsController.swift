@@ -137,9 +137,9 @@ public final class FetchedResultsController {
         var seen: Set<String> = []
         var current: String? = nil
         var count = 0
-        // The value the current name was made from: objects come sorted by
-        // it, so most repeat it and need no text made.
-        var currentValue: Value?
+        // The value the current name was made from (once `current` is set):
+        // objects come sorted by it, so most repeat it and need no text made.
+        var currentValue = Value.null
         for object in objects {
             let value = try reader.read(object)
             if current != nil, value == currentValue { count += 1; continue }

@@ -57,6 +57,10 @@ struct KeyReader {
                 memo.info = object.info
                 memo.property = object.info.property(direct)
             }
+            // An own attribute of an object with no unsaved change: straight
+            // from its slot (what `value(resolved:)` would find, with less on the way).
+            if let found = memo.property, found.isOwn, object.changes.isEmpty,
+               let value = object.committed.slotAttribute(found) { return value }
             return object.value(resolved: memo.property) ?? .null
         }
         return try compiled!.evaluate(.object(ObjectReference(object)))

@@ -134,6 +134,14 @@ struct SavedValues: Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// The attribute value in a resolved property's slot, when it has one
+    /// there (a filled object's attributes do): nil otherwise.
+    func slotAttribute(_ property: PropertyInfo) -> QuarrySyntax.Value? {
+        guard let i = property.slot, let block, block.slots === property.slots,
+              case .attribute(let value)? = block.values[base + i] else { return nil }
+        return value
+    }
+
     /// Never given a value (cheaper to ask than `isEmpty`).
     var isPristine: Bool { block == nil && others == nil }
 
