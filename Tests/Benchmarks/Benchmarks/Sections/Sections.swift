@@ -1,16 +1,15 @@
 // Scenarios 10 and 11 of PERFORMANCE.md, each beside its baseline in the
 // same run:
 //  10. a results controller's performFetch with sections over 1M employees
-//      vs the same sorted fetch through a context plus the section counts
-//      counted by hand (target ≤ 1.15×); also with the section cache hit and
-//      with tracking on (sort keys kept), for information;
+//      vs the same sorted SELECT written by hand (SQLite's C API into
+//      structs) plus the section counts (target ≤ 1.15×); for information,
+//      also vs a context fetch plus counts by hand, with the section cache
+//      hit, and with tracking on (sort keys kept);
 //  11. one object changes among 100k results: the change set (processing
 //      the context's pending change, which the tracking controller turns
 //      into a move) vs recomputing the whole result (a fresh performFetch)
 //      (target ≥ 100× faster, ≤ 1 ms).
-// First run (2-core shared machine, medians): 10: 8.27 s vs baseline 10.0 s
-// (0.83×; cache hit 5.43 s; with tracking 13 s); 11: 40 µs vs 638 ms
-// (~16,000× faster).
+// Figures: the issue notes and the README.
 import Benchmark
 import CompanyData
 import Foundation
