@@ -131,8 +131,7 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     /// `value(forKey:)` for a key its caller looked up in the object's
     /// entity info already (`info.property(key)`, nil when there is none).
     func value(resolved found: PropertyInfo?) -> Value? {
-        // As `property(_:)`: inherited properties only through a context.
-        guard let found, found.isOwn || context != nil else { return nil }
+        guard let found = visible(found) else { return nil }
         guard let current = try? current(found) else { return .null }
         return value(of: current)
     }
@@ -221,10 +220,14 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     // MARK: - Internals
 
     func property(_ key: String) -> PropertyInfo? {
-        guard let found = info.property(key) else { return nil }
-        // Own properties need no model (nor a read of the weak `context`);
-        // inherited ones are found only through the context's model.
-        if !found.isOwn && context == nil { return nil }
+        visible(info.property(key))
+    }
+
+    /// A property of the object's entity info, if the object can see it:
+    /// own properties need no model (nor a read of the `context`);
+    /// inherited ones are found only through the context's model.
+    func visible(_ found: PropertyInfo?) -> PropertyInfo? {
+        guard let found, found.isOwn || context != nil else { return nil }
         return found
     }
 
