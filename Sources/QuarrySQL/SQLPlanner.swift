@@ -19,6 +19,9 @@ public struct FetchPlan: Sendable {
     public var memoryOffset: Int
     /// COUNT(*) of the same rows (nil when a residual makes memory count).
     public var countSQL: SQLFragment?
+    /// The same rows unsorted, with the sort keys to order them by in
+    /// memory, when that gives SQLite's order exactly (SQLPlanner+MemorySort.swift).
+    public var memorySort: MemorySortPlan? = nil
 }
 
 /// A selected column: an attribute or a to-one relationship's key.
@@ -50,6 +53,7 @@ public enum SQLPlanner {
 
         // ORDER BY keys (before the FROM is written: to-one sort paths add joins).
         var sortKeys: [String] = []
+        var memoryKeys = MemorySortKeys(select: select.sql, dialect: mapping.dialect, sorts: request.sortDescriptors.count)
         for sort in request.sortDescriptors {
             let path = sort.keyPath.split(separator: ".").map(String.init)
             let operand: Operand
@@ -68,6 +72,7 @@ public enum SQLPlanner {
             }
             let key = sort.caseInsensitive && (type == .string || type == .uri) ? "quarry_fold(\(f.sql), 1)" : f.sql
             sortKeys.append(mapping.dialect.sortKey(key, ascending: sort.ascending))
+            memoryKeys.add(column: f.sql, type: type, ascending: sort.ascending)
         }
 
         // The text in one buffer; the COUNT shares everything from FROM to
@@ -126,7 +131,10 @@ public enum SQLPlanner {
         }
         let count: SQLFragment? = lowered.residual == nil
             ? SQLFragment(sql.string(fromStart..<fromEnd, after: "SELECT COUNT(*) "), countArguments) : nil
+        // Unsorted, the same rows: everything before the ORDER BY.
+        let memorySort = lowered.residual == nil && request.fetchLimit == nil && request.fetchOffset == 0
+            ? memoryKeys.plan(unsorted: SQLFragment(sql.string(0..<fromEnd, after: ""), countArguments)) : nil
         return FetchPlan(sql: sql.fragment, columns: select.columns, residual: lowered.residual, memoryLimit: memoryLimit,
-                         memoryOffset: memoryOffset, countSQL: count)
+                         memoryOffset: memoryOffset, countSQL: count, memorySort: memorySort)
     }
 }

@@ -181,6 +181,13 @@ public struct SQLiteRow {
         return sqlite3_value_int64(value)
     }
 
+    /// Column `i` when its storage class is REAL, else nil.
+    public func real(at i: Int) -> Double? {
+        guard let value = sqlite3_column_value(statement.handle, Int32(i)),
+              sqlite3_value_type(value) == SQLITE_FLOAT else { return nil }
+        return sqlite3_value_double(value)
+    }
+
     public func isNull(at i: Int) -> Bool { sqlite3_column_type(statement.handle, Int32(i)) == SQLITE_NULL }
 
     // Typed reads skip the `Value` enum: SQLite's own conversions apply

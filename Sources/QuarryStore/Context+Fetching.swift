@@ -181,7 +181,11 @@ extension Context {
         // When the table holds no other entity, every row is of this one
         // and its `_entity` column need not be read at all.
         let sole = store.soleEntity(request.entity) != nil
-        try store.database.streamRows(plan.sql.sql, plan.sql.arguments, as: kinds) { row in
+        // Read unsorted and sorted here, when memory sorts as SQLite would.
+        let memorySort = store.sortsInMemory ? plan.memorySort : nil
+        var sorter = memorySort.map { MemorySorter(keys: $0.keys) }
+        let sql = memorySort?.unsorted ?? plan.sql
+        try store.database.streamRows(sql.sql, sql.arguments, as: kinds) { row in
             guard let pk = row.integer(at: 0) else { return }
             // Rows of one entity repeat its name: compared in place, not
             // made into a String per row.
@@ -197,6 +201,7 @@ extension Context {
                 lastEntity = name
                 lastPlan = fillPlan
             }
+            sorter?.record(row, primaryKey: pk)
             if lookUp, let registered = registry[ObjectID(entity: entity, primaryKey: pk)] {
                 // A loaded object keeps its values (and edits), as with `adopt`.
                 if registered.isFault {
@@ -219,14 +224,24 @@ extension Context {
             if lookUp { created.append(object) }
             objects.append(object)
         }
-        let new = lookUp ? created : objects
-        if oneEntity, let runEntity {
+        // Registered in the order read: unsorted rows come in key order,
+        // the cheapest run to register.
+        register(lookUp ? created : objects, ordered: ordered, oneEntity: oneEntity ? runEntity : nil, into: &objects)
+        if let sorter { MemorySorter.reorder(&objects, by: try sorter.order(of: plan, in: store.database)) }
+        return objects
+    }
+
+    /// Registers the objects a fetch made (`new`, also in `objects`): as one
+    /// run when they are of one entity, else one by one; a row read twice
+    /// keeps its first object, in `objects` too.
+    private func register(_ new: [ManagedObject], ordered: Bool, oneEntity runEntity: String?, into objects: inout [ManagedObject]) {
+        if let runEntity {
             if ordered {
                 registry.register(run: new, entity: runEntity)
-                return objects
+                return
             }
             // Refused (too few, sparse or repeated keys): hashed below.
-            if registry.register(unorderedRun: new, entity: runEntity) { return objects }
+            if registry.register(unorderedRun: new, entity: runEntity) { return }
         }
         registry.reserveCapacity(registry.count + new.count)
         var repeated = false
@@ -239,7 +254,6 @@ extension Context {
             }
         }
         if repeated { objects = objects.map { registry[$0.objectID] ?? $0 } }
-        return objects
     }
 
     /// Only the IDs, in order, when the SQL says everything (no residual).

@@ -31,6 +31,18 @@ public protocol SQLRowReading {
     /// Column `index` when it holds an integer (a row's key), else nil; as
     /// `.int` from the subscript, without making a `Value`.
     func integer(at index: Int) -> Int64?
+    /// Column `index` as the engine stores it, for sorting rows in memory
+    /// (MemorySorter.swift): SQLite's storage class, not the declared type.
+    func storedNumber(at index: Int) -> StoredNumber
+}
+
+/// A sort key as stored: a number, NULL, or something memory does not sort
+/// (text, a blob).
+public enum StoredNumber: Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case other
 }
 
 extension SQLRowReading {
@@ -46,6 +58,15 @@ extension SQLRowReading {
     public func integer(at index: Int) -> Int64? {
         if case .int(let n) = self[index] { return n }
         return nil
+    }
+
+    public func storedNumber(at index: Int) -> StoredNumber {
+        switch self[index] {
+        case .null: return .null
+        case .int(let n): return .integer(n)
+        case .double(let d): return .real(d)
+        default: return .other
+        }
     }
 }
 
@@ -101,7 +122,14 @@ public protocol SQLDatabase: AnyObject {
     func close()
 }
 
-extension SQLiteRow: SQLRowReading {}
+extension SQLiteRow: SQLRowReading {
+    // By storage class, whatever kind the column was asked to decode as.
+    public func storedNumber(at index: Int) -> StoredNumber {
+        if let n = integer(at: index) { return .integer(n) }
+        if let d = real(at: index) { return .real(d) }
+        return isNull(at: index) ? .null : .other
+    }
+}
 
 extension SQLiteConnection: SQLDatabase {
     public var dialect: SQLDialect { .sqlite }

@@ -31,7 +31,15 @@ extension SQLStore {
 
     func fetchSQL(_ request: FetchRequest) throws -> [StoredObject] {
         let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
-        var objects = try rows(plan.sql, columns: plan.columns, of: request.entity)
+        var objects: [StoredObject]
+        if sortsInMemory, let memorySort = plan.memorySort {
+            // Read unsorted and sorted here, as SQLite would (MemorySorter.swift).
+            var sorter: MemorySorter? = MemorySorter(keys: memorySort.keys)
+            objects = try rows(memorySort.unsorted, columns: plan.columns, of: request.entity, recording: &sorter)
+            MemorySorter.reorder(&objects, by: try sorter!.order(of: plan, in: database))
+        } else {
+            objects = try rows(plan.sql, columns: plan.columns, of: request.entity)
+        }
         if let residual = plan.residual {
             let compiled = try Evaluator.compile(residual, options: evaluationOptions)
             objects = try objects.filter { try compiled.evaluate(.object(ObjectReference($0))) }
@@ -60,6 +68,13 @@ extension SQLStore {
     /// Decodes the rows of a planned SELECT (`_pk`, `_entity`, then `columns`)
     /// of `entity`'s table.
     func rows(_ sql: SQLFragment, columns: [PlannedColumn], of entity: String) throws -> [StoredObject] {
+        var none: MemorySorter?
+        return try rows(sql, columns: columns, of: entity, recording: &none)
+    }
+
+    /// `rows`, recording each row's sort keys in `sorter` as it goes.
+    func rows(_ sql: SQLFragment, columns: [PlannedColumn], of entity: String,
+              recording sorter: inout MemorySorter?) throws -> [StoredObject] {
         var kinds: [SQLiteValueKind] = [.int, .string]
         for c in columns {
             switch c.kind {
@@ -95,6 +110,7 @@ extension SQLStore {
                 lastEntity = name
             }
             let id = ObjectID(entity: entity, primaryKey: pk)
+            sorter?.record(row, primaryKey: pk)
             if lookUp, let existing = registered(id) {
                 objects.append(existing)
                 return

@@ -30,6 +30,11 @@ public final class SQLStore {
     public let database: any SQLDatabase
     /// The clock `now()` reads in lowered predicates (seconds since 2001).
     public var now: @Sendable () -> Double = { Date().timeIntervalSinceReferenceDate }
+    /// Whether fetches that load every row they select may sort the rows
+    /// in memory, in SQLite's exact order, when the sort keys allow it
+    /// (MemorySorter.swift); off, SQLite always sorts. Faster on, the same
+    /// result either way: tests turn it off to compare.
+    public var sortsInMemory = true
     /// Uniquing: one object per row while the store is open.
     var registeredObjects = ObjectRegistry<StoredObject>()
 

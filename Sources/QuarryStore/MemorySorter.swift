@@ -1,0 +1,174 @@
+// Sorts a fetch's rows in memory, in exactly the order SQLite's ORDER BY
+// would give them (the planner's `MemorySortPlan` says when that is possible
+// and why it is faster: SQLPlanner+MemorySort.swift). The fetch reads its
+// rows unsorted and records each row's sort keys here as stored (storage
+// class and value) before it moves on; `order()` then sorts compact records
+// of encoded keys, not the rows, and tells where each row goes.
+//
+// Each key becomes one or two 64-bit words that compare as unsigned integers
+// in SQLite's order: a NULL tag word (only for a column that held a NULL:
+// NULL sorts first), then the value (integers with the sign bit flipped;
+// a column that held a REAL compares every value as a double, which is
+// exact for integers up to 2^53, as SQLite compares an INTEGER with a REAL
+// by value). A descending key inverts its words. The primary key breaks
+// ties, as the planned ORDER BY's last key does. A column holding text or a
+// blob, a mix of REALs and integers past 2^53, or keys needing more than
+// three words make `order()` give up (nil): the caller then asks SQL.
+import QuarrySQL
+
+struct MemorySorter {
+    private let keys: [MemorySortKey]
+    /// Per row, per key: the raw 64 bits of the stored number (0 for NULL)...
+    private var bits: [UInt64] = []
+    /// ...and what it is: 0 NULL, 1 INTEGER, 2 REAL.
+    private var classes: [UInt8] = []
+    private var primaryKeys: [Int64] = []
+    private var columns: [Column]
+    /// A key held something memory cannot order (text, a blob).
+    private var unsortable = false
+
+    /// What a key column held, across all rows.
+    private struct Column {
+        var sawNull = false
+        var sawReal = false
+        /// An integer too big to compare exactly as a double.
+        var sawWideInteger = false
+    }
+
+    init(keys: [MemorySortKey]) {
+        self.keys = keys
+        columns = Array(repeating: Column(), count: keys.count)
+    }
+
+    var count: Int { primaryKeys.count }
+
+    /// Records the current row's sort keys (call once per row that the
+    /// result keeps, in the result's order).
+    mutating func record(_ row: any SQLRowReading, primaryKey: Int64) {
+        primaryKeys.append(primaryKey)
+        for k in keys.indices {
+            switch row.storedNumber(at: keys[k].column) {
+            case .integer(let n):
+                bits.append(UInt64(bitPattern: n))
+                classes.append(1)
+                if n.magnitude > Self.exactInDouble { columns[k].sawWideInteger = true }
+            case .real(let d):
+                bits.append(d.bitPattern)
+                classes.append(2)
+                columns[k].sawReal = true
+            case .null:
+                bits.append(0)
+                classes.append(0)
+                columns[k].sawNull = true
+            case .other:
+                bits.append(0)
+                classes.append(0)
+                unsortable = true
+            }
+        }
+    }
+
+    private static let exactInDouble: UInt64 = 1 << 53
+    private static let signBit: UInt64 = 1 << 63
+
+    /// One row's encoded keys, its key and where it was read.
+    private struct Entry {
+        var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0
+        var primaryKey: Int64
+        var index: Int32
+    }
+
+    /// The rows' positions in sorted order, or nil when memory cannot sort
+    /// these keys exactly as SQLite would.
+    func order() -> [Int32]? {
+        guard !unsortable, count <= Int(Int32.max) else { return nil }
+        var words = 0
+        for c in columns {
+            if c.sawReal && c.sawWideInteger { return nil }
+            words += c.sawNull ? 2 : 1
+        }
+        guard words <= 3 else { return nil }
+        let width = keys.count
+        var entries: [Entry] = []
+        entries.reserveCapacity(count)
+        for row in 0 ..< count {
+            var entry = Entry(primaryKey: primaryKeys[row], index: Int32(row))
+            var w = 0
+            func put(_ word: UInt64, _ ascending: Bool) {
+                let word = ascending ? word : ~word
+                switch w {
+                case 0: entry.w0 = word
+                case 1: entry.w1 = word
+                default: entry.w2 = word
+                }
+                w += 1
+            }
+            for k in 0 ..< width {
+                let raw = bits[row * width + k], kind = classes[row * width + k]
+                let ascending = keys[k].ascending
+                if columns[k].sawNull { put(kind == 0 ? 0 : 1, ascending) }
+                let value: UInt64
+                switch kind {
+                case 0: value = 0
+                case 1: value = columns[k].sawReal ? Self.ordered(Double(Int64(bitPattern: raw))) : raw ^ Self.signBit
+                default: value = Self.ordered(Double(bitPattern: raw))
+                }
+                put(value, ascending)
+            }
+            entries.append(entry)
+        }
+        entries.sort { a, b in
+            if a.w0 != b.w0 { return a.w0 < b.w0 }
+            if a.w1 != b.w1 { return a.w1 < b.w1 }
+            if a.w2 != b.w2 { return a.w2 < b.w2 }
+            return a.primaryKey < b.primaryKey
+        }
+        return entries.map(\.index)
+    }
+
+    /// The rows' positions in the order of the plan's sorted SELECT:
+    /// `order()`, or when memory cannot sort these keys, SQL's own order
+    /// of the row keys (a second, narrow query). Rows that query does not
+    /// return (changed in between by another connection) keep their
+    /// places at the end.
+    func order(of plan: FetchPlan, in database: SQLDatabase) throws -> [Int32] {
+        if let order = order() { return order }
+        guard let from = plan.sql.sql.range(of: " FROM ") else { return Array(0 ..< Int32(count)) }
+        var positions: [Int64: Int32] = [:]
+        positions.reserveCapacity(count)
+        for (row, key) in primaryKeys.enumerated() where positions[key] == nil { positions[key] = Int32(row) }
+        var order: [Int32] = []
+        order.reserveCapacity(count)
+        try database.streamRows(#"SELECT t0."_pk""# + plan.sql.sql[from.lowerBound...], plan.sql.arguments, as: [.int]) { row in
+            if let key = row.integer(at: 0), let at = positions.removeValue(forKey: key) { order.append(at) }
+        }
+        if order.count < count {
+            var placed = [Bool](repeating: false, count: count)
+            for at in order { placed[Int(at)] = true }
+            for row in 0 ..< count where !placed[row] { order.append(Int32(row)) }
+        }
+        return order
+    }
+
+    /// A double's bits, made to compare as unsigned integers in numeric
+    /// order (negative zero as zero: SQLite finds them equal).
+    private static func ordered(_ d: Double) -> UInt64 {
+        let bits = (d == 0 ? 0.0 : d).bitPattern
+        return bits & signBit != 0 ? ~bits : bits | signBit
+    }
+
+    /// `items` (one per recorded row) rearranged by `order`: moved, not
+    /// copied, so that no reference is retained or released on the way.
+    static func reorder<T>(_ items: inout [T], by order: [Int32]) {
+        precondition(items.count == order.count, "an order for \(order.count) rows applied to \(items.count)")
+        let n = items.count
+        guard n > 1 else { return }
+        let moved = UnsafeMutablePointer<T>.allocate(capacity: n)
+        defer { moved.deallocate() }
+        items.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            moved.moveInitialize(from: base, count: n)
+            for i in 0 ..< n { (base + i).initialize(to: (moved + Int(order[i])).move()) }
+        }
+    }
+}
