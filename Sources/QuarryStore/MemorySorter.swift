@@ -5,15 +5,16 @@
 // class and value) before it moves on; `order()` then sorts compact records
 // of encoded keys, not the rows, and tells where each row goes.
 //
-// Each key becomes one or two 64-bit words that compare as unsigned integers
-// in SQLite's order: a NULL tag word (only for a column that held a NULL:
-// NULL sorts first), then the value (integers with the sign bit flipped;
-// a column that held a REAL compares every value as a double, which is
-// exact for integers up to 2^53, as SQLite compares an INTEGER with a REAL
-// by value). A descending key inverts its words. The primary key breaks
-// ties, as the planned ORDER BY's last key does. A column holding text or a
-// blob, a mix of REALs and integers past 2^53, or keys needing more than
-// three words make `order()` give up (nil): the caller then asks SQL.
+// Each key becomes a 64-bit word that compares as an unsigned integer in
+// SQLite's order: integers with the sign bit flipped, or, in a column that
+// held a REAL, every value as a double (exact for integers up to 2^53, as
+// SQLite compares an INTEGER with a REAL by value) in an order-keeping
+// encoding; NULL is 0, below every number (only the smallest integer also
+// encodes as 0: a column holding both gives up). A descending key inverts
+// its word. The primary key breaks ties, as the planned ORDER BY's last key
+// does. A column holding text or a blob, a mix of REALs and integers past
+// 2^53, or more than three keys make `order()` give up (nil): the caller
+// then asks SQL for the order.
 import QuarrySQL
 
 struct MemorySorter {
@@ -33,6 +34,8 @@ struct MemorySorter {
         var sawReal = false
         /// An integer too big to compare exactly as a double.
         var sawWideInteger = false
+        /// `Int64.min`, which encodes as NULL does.
+        var sawSmallest = false
     }
 
     init(keys: [MemorySortKey]) {
@@ -51,7 +54,10 @@ struct MemorySorter {
             case .integer(let n):
                 bits.append(UInt64(bitPattern: n))
                 classes.append(1)
-                if n.magnitude > Self.exactInDouble { columns[k].sawWideInteger = true }
+                if n.magnitude > Self.exactInDouble {
+                    columns[k].sawWideInteger = true
+                    if n == .min { columns[k].sawSmallest = true }
+                }
             case .real(let d):
                 bits.append(d.bitPattern)
                 classes.append(2)
@@ -81,41 +87,29 @@ struct MemorySorter {
     /// The rows' positions in sorted order, or nil when memory cannot sort
     /// these keys exactly as SQLite would.
     func order() -> [Int32]? {
-        guard !unsortable, count <= Int(Int32.max) else { return nil }
-        var words = 0
-        for c in columns {
-            if c.sawReal && c.sawWideInteger { return nil }
-            words += c.sawNull ? 2 : 1
-        }
-        guard words <= 3 else { return nil }
+        guard !unsortable, count <= Int(Int32.max), keys.count <= 3 else { return nil }
+        for c in columns where (c.sawReal && c.sawWideInteger) || (c.sawNull && c.sawSmallest) { return nil }
         let width = keys.count
         var entries: [Entry] = []
         entries.reserveCapacity(count)
         for row in 0 ..< count {
-            var entry = Entry(primaryKey: primaryKeys[row], index: Int32(row))
-            var w = 0
-            func put(_ word: UInt64, _ ascending: Bool) {
-                let word = ascending ? word : ~word
-                switch w {
-                case 0: entry.w0 = word
-                case 1: entry.w1 = word
-                default: entry.w2 = word
-                }
-                w += 1
-            }
+            var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
             for k in 0 ..< width {
-                let raw = bits[row * width + k], kind = classes[row * width + k]
-                let ascending = keys[k].ascending
-                if columns[k].sawNull { put(kind == 0 ? 0 : 1, ascending) }
-                let value: UInt64
-                switch kind {
-                case 0: value = 0
-                case 1: value = columns[k].sawReal ? Self.ordered(Double(Int64(bitPattern: raw))) : raw ^ Self.signBit
-                default: value = Self.ordered(Double(bitPattern: raw))
+                let raw = bits[row * width + k]
+                var word: UInt64
+                switch classes[row * width + k] {
+                case 0: word = 0
+                case 1: word = columns[k].sawReal ? Self.ordered(Double(Int64(bitPattern: raw))) : raw ^ Self.signBit
+                default: word = Self.ordered(Double(bitPattern: raw))
                 }
-                put(value, ascending)
+                if !keys[k].ascending { word = ~word }
+                switch k {
+                case 0: words.0 = word
+                case 1: words.1 = word
+                default: words.2 = word
+                }
             }
-            entries.append(entry)
+            entries.append(Entry(w0: words.0, w1: words.1, w2: words.2, primaryKey: primaryKeys[row], index: Int32(row)))
         }
         entries.sort { a, b in
             if a.w0 != b.w0 { return a.w0 < b.w0 }
@@ -151,7 +145,8 @@ struct MemorySorter {
     }
 
     /// A double's bits, made to compare as unsigned integers in numeric
-    /// order (negative zero as zero: SQLite finds them equal).
+    /// order (negative zero as zero: SQLite finds them equal). Never 0
+    /// (NULL's word) for a number SQLite stores: only a NaN could be.
     private static func ordered(_ d: Double) -> UInt64 {
         let bits = (d == 0 ? 0.0 : d).bitPattern
         return bits & signBit != 0 ? ~bits : bits | signBit
