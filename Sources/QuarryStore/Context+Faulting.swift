@@ -129,6 +129,13 @@ extension Context {
         /// left uninitialized. A method of the plan, so that its lists are
         /// read in place rather than retained and released per row.
         func fill(_ object: ManagedObject, taking values: UnsafeMutablePointer<Value>) {
+            object.adopt(fillRow(taking: values) { object.unresolvedKeys[$0] = $1 })
+        }
+
+        /// `fill` without the object: the saved values it would adopt, and
+        /// each to-one key whose entity is not known yet (it has
+        /// sub-entities) handed to `unresolved` with its relationship's name.
+        func fillRow(taking values: UnsafeMutablePointer<Value>, unresolved: (String, Int64) -> Void) -> SavedValues {
             let (block, base) = claimRow()
             let buffer = block.values
             var i = base
@@ -143,7 +150,7 @@ extension Context {
                     } else {
                         // Not known until its entity is read: absent, for now.
                         (buffer + i).initialize(to: nil)
-                        object.unresolvedKeys[toOnes[t].name] = pk
+                        unresolved(toOnes[t].name, pk)
                     }
                 } else {
                     (buffer + i).initialize(to: .toOne(nil))
@@ -151,7 +158,7 @@ extension Context {
                 i += 1
             }
             for index in unused { (values + index).deinitialize(count: 1) }
-            object.adopt(SavedValues(block: block, base: base))
+            return SavedValues(block: block, base: base)
         }
     }
 
@@ -184,6 +191,15 @@ extension Context {
         plan.fill(object, taking: values)
     }
 
+    /// `fill(_:_:taking:)` without the object (see `FillPlan.fillRow`).
+    func fillRow(_ plan: FillPlan, taking values: UnsafeMutablePointer<Value>, unresolved: (String, Int64) -> Void) -> SavedValues {
+        guard plan.movable else {
+            defer { values.deinitialize(count: plan.layout.names.count) }
+            return fillRow(plan, { values[$0] }, unresolved: unresolved)
+        }
+        return plan.fillRow(taking: values, unresolved: unresolved)
+    }
+
     /// Fills a fault from a stored object's values (columns of sibling
     /// entities, one table per hierarchy, are not in the plan).
     func fill(_ object: ManagedObject, from stored: StoredObject, _ plan: FillPlan) {
@@ -193,6 +209,11 @@ extension Context {
     /// Fills a fault by `plan`, reading the value at each layout position
     /// with `value` (from a stored object, or from the current row).
     func fill(_ object: ManagedObject, _ plan: FillPlan, _ value: (Int) -> Value) {
+        object.adopt(fillRow(plan, value) { object.unresolvedKeys[$0] = $1 })
+    }
+
+    /// `fill(_:_:_:)` without the object (see `FillPlan.fillRow`).
+    func fillRow(_ plan: FillPlan, _ value: (Int) -> Value, unresolved: (String, Int64) -> Void) -> SavedValues {
         let attributes = plan.attributes, toOnes = plan.toOnes
         let (block, base) = plan.claimRow()
         // Every slot of the row is initialized (the block's are not, until claimed).
@@ -209,14 +230,14 @@ extension Context {
                 } else {
                     // Not known until its entity is read: absent, for now.
                     (buffer + i).initialize(to: nil)
-                    object.unresolvedKeys[name] = pk
+                    unresolved(name, pk)
                 }
             } else {
                 (buffer + i).initialize(to: .toOne(nil))
             }
             i += 1
         }
-        object.adopt(SavedValues(block: block, base: base))
+        return SavedValues(block: block, base: base)
     }
 
 

@@ -181,9 +181,31 @@ extension Context {
         // When the table holds no other entity, every row is of this one
         // and its `_entity` column need not be read at all.
         let sole = store.soleEntity(request.entity) != nil
-        // Read unsorted and sorted here, when memory sorts as SQLite would.
+
+        /// A new object, into the result (and the list to register).
+        func keep(_ object: ManagedObject, _ pk: Int64) {
+            if oneEntity {
+                let entity = object.info.name
+                if runEntity == nil { runEntity = entity } else if runEntity != entity { oneEntity = false }
+                if pk <= lastKey { ordered = false }
+                lastKey = pk
+            }
+            // With an empty registry every row made a new object: `objects`
+            // is the list of them, with no second array to fill and free.
+            if lookUp { created.append(object) }
+            objects.append(object)
+        }
+
+        // Sorted in memory (as SQLite would: MemorySorter.swift), the rows
+        // are read unsorted. Each new row's values go into their blocks as
+        // the row is read; its object is made once the order is known, so
+        // that the objects lie in memory in the order they are read and
+        // freed, as they would have from SQLite's sorted rows (made in read
+        // order, every later pass over the result missed the cache per object).
         let memorySort = store.sortsInMemory ? plan.memorySort : nil
         var sorter = memorySort.map { MemorySorter(keys: $0.keys) }
+        var held: [HeldRow?] = []
+        var heldUnresolved: [Int: [String: Int64]] = [:]
         let sql = memorySort?.unsorted ?? plan.sql
         try store.database.streamRows(sql.sql, sql.arguments, as: kinds) { row in
             guard let pk = row.integer(at: 0) else { return }
@@ -208,27 +230,45 @@ extension Context {
                     row.initialize(scratch, columns: columns)
                     fill(registered, fillPlan, taking: scratch)
                 }
-                objects.append(registered)
+                if sorter != nil { held.append(.registered(registered)) } else { objects.append(registered) }
+                return
+            }
+            row.initialize(scratch, columns: columns)
+            if sorter != nil {
+                let index = held.count
+                let values = fillRow(fillPlan, taking: scratch) { heldUnresolved[index, default: [:]][$0] = $1 }
+                held.append(.new(pk, fillPlan.info, values))
                 return
             }
             let object = ManagedObject(primaryKey: pk, info: fillPlan.info, context: self)
-            row.initialize(scratch, columns: columns)
             fill(object, fillPlan, taking: scratch)
-            if oneEntity {
-                if runEntity == nil { runEntity = entity } else if runEntity != entity { oneEntity = false }
-                if pk <= lastKey { ordered = false }
-                lastKey = pk
-            }
-            // With an empty registry every row made a new object: `objects`
-            // is the list of them, with no second array to fill and free.
-            if lookUp { created.append(object) }
-            objects.append(object)
+            keep(object, pk)
         }
-        // Registered in the order read: unsorted rows come in key order,
-        // the cheapest run to register.
+        if let sorter {
+            let order = try sorter.order(of: plan, in: store.database)
+            objects.reserveCapacity(order.count)
+            for index in order {
+                // Moved out of the list: no reference counted on the way.
+                switch held[Int(index)].take()! {
+                case .registered(let object):
+                    objects.append(object)
+                case .new(let pk, let info, let values):
+                    let object = ManagedObject(primaryKey: pk, info: info, context: self)
+                    object.adopt(values)
+                    if !heldUnresolved.isEmpty, let keys = heldUnresolved[Int(index)] { object.unresolvedKeys = keys }
+                    keep(object, pk)
+                }
+            }
+        }
         register(lookUp ? created : objects, ordered: ordered, oneEntity: oneEntity ? runEntity : nil, into: &objects)
-        if let sorter { MemorySorter.reorder(&objects, by: try sorter.order(of: plan, in: store.database)) }
         return objects
+    }
+
+    /// A row read for a fetch sorted in memory, until its place is known:
+    /// the object registered for it, or what a new one is made of.
+    private enum HeldRow {
+        case registered(ManagedObject)
+        case new(Int64, EntityInfo, SavedValues)
     }
 
     /// Registers the objects a fetch made (`new`, also in `objects`): as one
