@@ -157,19 +157,8 @@ extension Context {
         // that the fill plans are the same.
         let layout = ObjectLayout(names: names)
         var plans: [FillPlan] = []
-        var objects: [ManagedObject] = []
-        // New objects are registered after the rows are read; an empty
-        // registry is not even looked in.
-        var created: [ManagedObject] = []
         let lookUp = !registry.isEmpty
-        // Whether the new objects are of one entity (then they are
-        // registered as one run, with no hashing: ContextRegistry.swift),
-        // and whether in strictly increasing key order (the planner orders
-        // by key when nothing else is asked; other orders get a key table).
-        var ordered = true
-        var oneEntity = true
-        var runEntity: String?
-        var lastKey = Int64.min
+        var made = FetchedObjects(lookUp: lookUp)
         // Each row's values are decoded in one call into `scratch`, then
         // moved into the object (a call per row, not one per column).
         let columns = 2..<kinds.count
@@ -181,20 +170,6 @@ extension Context {
         // When the table holds no other entity, every row is of this one
         // and its `_entity` column need not be read at all.
         let sole = store.soleEntity(request.entity) != nil
-
-        /// A new object, into the result (and the list to register).
-        func keep(_ object: ManagedObject, _ pk: Int64) {
-            if oneEntity {
-                let entity = object.info.name
-                if runEntity == nil { runEntity = entity } else if runEntity != entity { oneEntity = false }
-                if pk <= lastKey { ordered = false }
-                lastKey = pk
-            }
-            // With an empty registry every row made a new object: `objects`
-            // is the list of them, with no second array to fill and free.
-            if lookUp { created.append(object) }
-            objects.append(object)
-        }
 
         // Sorted in memory (as SQLite would: MemorySorter.swift), the rows
         // are read unsorted. Each new row's values go into their blocks as
@@ -230,38 +205,82 @@ extension Context {
                     row.initialize(scratch, columns: columns)
                     fill(registered, fillPlan, taking: scratch)
                 }
-                if sorter != nil { held.append(.registered(registered)) } else { objects.append(registered) }
+                if sorter != nil { held.append(.registered(registered)) } else { made.objects.append(registered) }
                 return
             }
             row.initialize(scratch, columns: columns)
             if sorter != nil {
-                let index = held.count
-                let values = fillRow(fillPlan, taking: scratch) { heldUnresolved[index, default: [:]][$0] = $1 }
+                // (Collected here, not straight into `heldUnresolved`: a
+                // closure capturing a variable of the enclosing closure
+                // costs every row a dynamic exclusivity check.)
+                var unresolved: [String: Int64] = [:]
+                let values = fillRow(fillPlan, taking: scratch) { unresolved[$0] = $1 }
+                if !unresolved.isEmpty { heldUnresolved[held.count] = unresolved }
                 held.append(.new(pk, fillPlan.info, values))
                 return
             }
             let object = ManagedObject(primaryKey: pk, info: fillPlan.info, context: self)
             fill(object, fillPlan, taking: scratch)
-            keep(object, pk)
+            made.keepNew(object, pk)
         }
         if let sorter {
             let order = try sorter.order(of: plan, in: store.database)
-            objects.reserveCapacity(order.count)
+            made.objects.reserveCapacity(order.count)
             for index in order {
                 // Moved out of the list: no reference counted on the way.
                 switch held[Int(index)].take()! {
                 case .registered(let object):
-                    objects.append(object)
+                    made.objects.append(object)
                 case .new(let pk, let info, let values):
                     let object = ManagedObject(primaryKey: pk, info: info, context: self)
                     object.adopt(values)
                     if !heldUnresolved.isEmpty, let keys = heldUnresolved[Int(index)] { object.unresolvedKeys = keys }
-                    keep(object, pk)
+                    made.keepNew(object, pk)
                 }
             }
         }
-        register(lookUp ? created : objects, ordered: ordered, oneEntity: oneEntity ? runEntity : nil, into: &objects)
-        return objects
+        let new = made.new
+        register(new, ordered: made.ordered, oneEntity: made.oneEntity ? made.runEntity : nil, into: &made.objects)
+        return made.objects
+    }
+
+    /// A fetch's result as it is made: every object in order, and the new
+    /// ones, to register once the rows are read. (A struct, not variables
+    /// that a local function shares with the row closure: those would be
+    /// boxed, and checked for exclusive access on every row.)
+    private struct FetchedObjects {
+        var objects: [ManagedObject] = []
+        /// New objects are registered after the rows are read; an empty
+        /// registry is not even looked in.
+        let lookUp: Bool
+        var created: [ManagedObject] = []
+        // Whether the new objects are of one entity (then they are
+        // registered as one run, with no hashing: ContextRegistry.swift),
+        // and whether in strictly increasing key order (the planner orders
+        // by key when nothing else is asked; other orders get a key table).
+        var ordered = true
+        var oneEntity = true
+        var runEntity: String?
+        var lastKey = Int64.min
+
+        init(lookUp: Bool) { self.lookUp = lookUp }
+
+        /// A new object, into the result (and the list to register).
+        mutating func keepNew(_ object: ManagedObject, _ pk: Int64) {
+            if oneEntity {
+                let entity = object.info.name
+                if runEntity == nil { runEntity = entity } else if runEntity != entity { oneEntity = false }
+                if pk <= lastKey { ordered = false }
+                lastKey = pk
+            }
+            // With an empty registry every row made a new object: `objects`
+            // is the list of them, with no second array to fill and free.
+            if lookUp { created.append(object) }
+            objects.append(object)
+        }
+
+        /// The objects to register.
+        var new: [ManagedObject] { lookUp ? created : objects }
     }
 
     /// A row read for a fetch sorted in memory, until its place is known:
