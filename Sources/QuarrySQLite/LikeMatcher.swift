@@ -48,7 +48,7 @@ final class LikeMatcher {
     }
 
     func isFor(_ raw: UnsafeBufferPointer<UInt8>, flags: Int32) -> Bool {
-        flags == self.flags && raw.elementsEqual(key)
+        flags == self.flags && SQLiteFunctions.equal(raw, key)
     }
 
     func matches(_ b: UnsafeBufferPointer<UInt8>) -> Bool {

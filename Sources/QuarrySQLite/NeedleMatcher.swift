@@ -42,7 +42,7 @@ final class NeedleMatcher {
     }
 
     func isFor(_ raw: UnsafeBufferPointer<UInt8>, flags: Int32) -> Bool {
-        flags == self.flags && raw.elementsEqual(key)
+        flags == self.flags && SQLiteFunctions.equal(raw, key)
     }
 
     func test(_ s: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -27,6 +27,7 @@
 // entry remembers its raw pattern and flags and is used only when both match,
 // so a pattern that varies per row is simply recompiled.
 import CSQLite
+import Foundation
 
 /// SQLite wants C function pointers: these are closures with no captures,
 /// and any state comes through `sqlite3_user_data` or the auxdata.
@@ -91,13 +92,11 @@ enum SQLiteFunctions {
         guard let s = text(argv[0]), let p = text(argv[1]), let flags = int(argv[2]) else {
             return sqlite3_result_null(ctx)
         }
-        let matcher: LikeMatcher
-        if let cached = auxdata(ctx, 1, as: LikeMatcher.self), cached.isFor(p, flags: flags) {
-            matcher = cached
-        } else {
-            matcher = LikeMatcher(raw: p, flags: flags)
-            setAuxdata(ctx, 1, matcher)
+        if let matched = withCached(ctx, 1, as: LikeMatcher.self, { $0.isFor(p, flags: flags) ? $0.matches(s) : nil }) {
+            return sqlite3_result_int(ctx, matched ? 1 : 0)
         }
+        let matcher = LikeMatcher(raw: p, flags: flags)
+        setAuxdata(ctx, 1, matcher)
         sqlite3_result_int(ctx, matcher.matches(s) ? 1 : 0)
     }
 
@@ -128,13 +127,11 @@ enum SQLiteFunctions {
         guard let s = text(argv[0]), let n = text(argv[1]), let flags = int(argv[2]) else {
             return sqlite3_result_null(ctx)
         }
-        let matcher: NeedleMatcher
-        if let cached = auxdata(ctx, 1, as: NeedleMatcher.self), cached.isFor(n, flags: flags) {
-            matcher = cached
-        } else {
-            matcher = NeedleMatcher(raw: n, flags: flags, operation: operation)
-            setAuxdata(ctx, 1, matcher)
+        if let matched = withCached(ctx, 1, as: NeedleMatcher.self, { $0.isFor(n, flags: flags) ? $0.test(s) : nil }) {
+            return sqlite3_result_int(ctx, matched ? 1 : 0)
         }
+        let matcher = NeedleMatcher(raw: n, flags: flags, operation: operation)
+        setAuxdata(ctx, 1, matcher)
         sqlite3_result_int(ctx, matcher.test(s) ? 1 : 0)
     }
 
@@ -173,6 +170,24 @@ enum SQLiteFunctions {
     static func auxdata<T: AnyObject>(_ ctx: OpaquePointer?, _ index: Int32, as: T.Type) -> T? {
         guard let p = sqlite3_get_auxdata(ctx, index) else { return nil }
         return Unmanaged<T>.fromOpaque(p).takeUnretainedValue()
+    }
+
+    /// `body` applied to the object cached on argument `index`, used through
+    /// the statement's own reference: no retain and release on every row.
+    /// Nil when nothing is cached or `body` finds the entry is for another
+    /// pattern (it returns nil).
+    @inline(__always)
+    static func withCached<T: AnyObject, R>(_ ctx: OpaquePointer?, _ index: Int32, as: T.Type, _ body: (T) -> R?) -> R? {
+        guard let p = sqlite3_get_auxdata(ctx, index) else { return nil }
+        return Unmanaged<T>.fromOpaque(p)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Whether an argument's bytes are `key` (a cached entry's check, on
+    /// every row: one memcmp, not a generic walk over the elements).
+    static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ key: [UInt8]) -> Bool {
+        guard bytes.count == key.count else { return false }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+        return key.withUnsafeBufferPointer { memcmp(base, $0.baseAddress!, bytes.count) == 0 }
     }
 
     /// Hands SQLite one retain of `object`; SQLite releases it when the
