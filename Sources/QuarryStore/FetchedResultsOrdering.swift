@@ -15,11 +15,39 @@ import Foundation
 
 /// An object's position in the sort: its key values (case-insensitive ones
 /// already folded, so comparing never folds again) and its tie-breaker.
+/// A tracking controller keeps one per fetched object: the first two values
+/// sit inline, so that the usual one or two sort keys cost no array per object.
 struct SortKey: Equatable {
-    var values: [Value]
+    private var first: Value = .null
+    private var second: Value = .null
+    /// The third value on; empty (no allocation) for up to two keys.
+    private var more: [Value] = []
     /// Saved objects by primary key; unsaved ones after every saved one, in
     /// the order they were made (their temporary keys count down from -1).
     var tie: Int64
+
+    private var count = 0
+
+    /// No value yet: `append` them in the sort descriptors' order.
+    init(tie: Int64) { self.tie = tie }
+
+    mutating func append(_ value: Value) {
+        switch count {
+        case 0: first = value
+        case 1: second = value
+        default: more.append(value)
+        }
+        count += 1
+    }
+
+    /// Value `i` (of as many as the sort descriptors).
+    subscript(i: Int) -> Value {
+        switch i {
+        case 0: return first
+        case 1: return second
+        default: return more[i - 2]
+        }
+    }
 
     static func tie(of id: ObjectID) -> Int64 { id.isTemporary ? (1 << 62) &+ (-id.primaryKey) : id.primaryKey }
 }
@@ -79,8 +107,7 @@ struct SortKeys {
     }
 
     func key(of object: ManagedObject) throws -> SortKey {
-        var values: [Value] = []
-        values.reserveCapacity(readers.count)
+        var key = SortKey(tie: SortKey.tie(of: object.objectID))
         for (reader, d) in zip(readers, descriptors) {
             var v = try reader.read(object)
             if case .string(var s) = v {
@@ -88,16 +115,16 @@ struct SortKeys {
                 if !s.utf8.allSatisfy({ $0 < 0x80 }) { s = s.precomposedStringWithCanonicalMapping }
                 v = .string(s)
             }
-            values.append(v)
+            key.append(v)
         }
-        return SortKey(values: values, tie: SortKey.tie(of: object.objectID))
+        return key
     }
 
     /// Negative, zero or positive as `a` sorts before, with or after `b`.
     func compare(_ a: SortKey, _ b: SortKey) -> Int {
         for (i, d) in descriptors.enumerated() {
             // Already folded: compare bytes.
-            let order = SortOrder.compare(a.values[i], b.values[i], caseInsensitive: false)
+            let order = SortOrder.compare(a[i], b[i], caseInsensitive: false)
             if order != 0 { return d.ascending ? order : -order }
         }
         return a.tie < b.tie ? -1 : (a.tie > b.tie ? 1 : 0)
