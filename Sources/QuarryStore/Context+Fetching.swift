@@ -177,7 +177,7 @@ extension Context {
         // that the objects lie in memory in the order they are read and
         // freed, as they would have from SQLite's sorted rows (made in read
         // order, every later pass over the result missed the cache per object).
-        let memorySort = store.sortsInMemory ? plan.memorySort : nil
+        let memorySort = store.sortedInMemory(plan)
         var sorter = memorySort.map { MemorySorter(keys: $0.keys) }
         var held: [HeldRow?] = []
         var heldUnresolved: [Int: [String: Int64]] = [:]

@@ -119,8 +119,10 @@ extension SQLStore {
     /// QUERY PLAN, PostgreSQL's EXPLAIN).
     public func queryPlan(_ request: FetchRequest) throws -> [String] {
         let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
+        // The statement that runs: unsorted when memory sorts.
+        let sql = sortedInMemory(plan)?.unsorted ?? plan.sql
         let explain = database.dialect == .sqlite ? "EXPLAIN QUERY PLAN " : "EXPLAIN "
-        return try database.rows(explain + plan.sql.sql, plan.sql.arguments).compactMap { row in
+        return try database.rows(explain + sql.sql, sql.arguments).compactMap { row in
             if case .string(let detail)? = row.last { return detail }
             return nil
         }

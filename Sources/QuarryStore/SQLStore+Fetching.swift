@@ -32,7 +32,7 @@ extension SQLStore {
     func fetchSQL(_ request: FetchRequest) throws -> [StoredObject] {
         let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
         var objects: [StoredObject]
-        if sortsInMemory, let memorySort = plan.memorySort {
+        if let memorySort = sortedInMemory(plan) {
             // Read unsorted and sorted here, as SQLite would (MemorySorter.swift).
             var sorter: MemorySorter? = MemorySorter(keys: memorySort.keys)
             objects = try rows(memorySort.unsorted, columns: plan.columns, of: request.entity, recording: &sorter)
@@ -47,6 +47,12 @@ extension SQLStore {
             if let limit = plan.memoryLimit { objects = Array(objects.prefix(limit)) }
         }
         return objects
+    }
+
+    /// How a fetch's rows are sorted in memory (MemorySorter.swift) when
+    /// this store does so for `plan`; nil when SQL sorts them.
+    public func sortedInMemory(_ plan: FetchPlan) -> MemorySortPlan? {
+        sortsInMemory ? plan.memorySort : nil
     }
 
     var evaluationOptions: EvaluationOptions {

@@ -149,6 +149,12 @@ struct ShellTranscriptTests {
         ("FETCH Employee WHERE age > 3;\n.tokens", "1:7\tidentifier\tEmployee\n"),
         ("COUNT Employee WHERE age > 3;\n.ast", #"{"statement":"COUNT","entity":"Employee","where":"#),
         ("EXPLAIN DELETE Employee WHERE age > 60", "statement: DELETE Employee WHERE age > 60\n"),
+        // Numeric sort keys, every row: read unsorted and sorted in memory.
+        ("EXPLAIN FETCH Employee WHERE salary > 5 SORT BY age DESC, salary",
+         "WHERE t0.\"salary\" > ?\narguments: [5]\nsort: in memory, in SQLite's order: age DESC, salary, then the key\n"),
+        // Text keys and limits: SQL sorts.
+        ("EXPLAIN FETCH Employee SORT BY name", "ORDER BY t0.\"name\", t0.\"_pk\"\narguments: []\nresidual: none\n"),
+        ("EXPLAIN FETCH Employee SORT BY age LIMIT 3", "ORDER BY t0.\"age\", t0.\"_pk\" LIMIT ? OFFSET ?\narguments: [3, 0]\nresidual"),
         (".open :memory:\nCOUNT Employee", "     0\n"),
         (".model Examples/Models/Tasks.yaml\nCOUNT Task", "     0\n"),
         (".quit\nEVAL 1", ""),

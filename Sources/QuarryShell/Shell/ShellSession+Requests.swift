@@ -111,8 +111,15 @@ extension ShellSession {
 
     func explainFetch(_ request: FetchRequest, into lines: inout [String]) throws(ShellError) {
         let plan = try storeCall { s in try s.explain(request) }
-        lines.append("sql: " + plan.sql.sql)
-        lines.append("arguments: [" + plan.sql.arguments.map { Printer.format($0) }.joined(separator: ", ") + "]")
+        // The statement that runs: unsorted when the store sorts in memory.
+        let memorySort = try storeCall { s in s.sortedInMemory(plan) }
+        let sql = memorySort?.unsorted ?? plan.sql
+        lines.append("sql: " + sql.sql)
+        lines.append("arguments: [" + sql.arguments.map { Printer.format($0) }.joined(separator: ", ") + "]")
+        if memorySort != nil {
+            let keys = request.sortDescriptors.map { $0.keyPath + ($0.ascending ? "" : " DESC") }
+            lines.append("sort: in memory, in SQLite's order: " + keys.joined(separator: ", ") + ", then the key")
+        }
         lines.append("residual: " + (plan.residual.map { Printer.format($0) } ?? "none"))
         let steps = try storeCall { s in try s.queryPlan(request) }
         lines.append("query plan:")
