@@ -145,7 +145,8 @@ struct MemorySorter {
     }
 
     /// A double's bits, made to compare as unsigned integers in numeric
-    /// order (negative zero as zero: SQLite finds them equal). Never 0
+    /// order (negative zero as zero: SQLite finds them equal, and in fact
+    /// stores -0.0 as 0.0, so this is only a safeguard). Never 0
     /// (NULL's word) for a number SQLite stores: only a NaN could be.
     private static func ordered(_ d: Double) -> UInt64 {
         let bits = (d == 0 ? 0.0 : d).bitPattern

@@ -65,7 +65,7 @@ struct MemorySortTests {
     static let oddColumns: [([String], [[String]])] = [
         // REALs among integers: compared as numbers, 40.5 between 40 and 41.
         ([#"UPDATE "Employee" SET "age" = "age" + 0.5 WHERE "_pk" % 5 = 0"#], [["age"], ["-age"], ["active", "age"]]),
-        // Negative numbers and zeros of both kinds.
+        // Negative numbers, and zeros (SQLite stores -0.0 as 0.0).
         ([#"UPDATE "Employee" SET "age" = -("age" + 0.25) WHERE "_pk" % 4 = 0"#], [["age"], ["-age"], ["active", "age"]]),
         ([#"UPDATE "Employee" SET "startDate" = -0.0 WHERE "_pk" % 6 = 0"#], [["startDate"], ["-startDate"]]),
         // Text in a numeric column: memory gives up, SQL's order is used.
@@ -91,6 +91,32 @@ struct MemorySortTests {
                 #expect(try store.explain(request).memorySort != nil)
                 try Self.checkSQLiteOnly(store, request, "\(sorts) after \(updates)")
             }
+        }
+    }
+
+    /// Seeded random stores: every numeric key column gets a random mix of
+    /// NULLs, small and huge integers, REALs (fractions, negative zero,
+    /// values equal to an integer elsewhere) and repeats, and random lists
+    /// of sort keys must come back in SQL's order.
+    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func randomStoresSortAsSQLite(seed: UInt64) throws {
+        let store = try Fixture.store(seed: seed)
+        var rng = Seeded(state: seed &* 7919)
+        let keys = store.connection
+        let samples: [Value] = [.null, .int(0), .int(-1), .int(7), .int(40), .int(Int64.max), .int(Int64.min + 1),
+                                .int(9_007_199_254_740_993), .double(40.0), .double(40.5), .double(-0.0), .double(-7.25), .double(1e300)]
+        for pk in 1...160 {
+            for column in ["age", "startDate"] where Int.random(in: 0..<3, using: &rng) == 0 {
+                try keys.execute(#"UPDATE "Employee" SET "\#(column)" = ? WHERE "_pk" = ?"#,
+                                 [samples[Int.random(in: 0..<samples.count, using: &rng)], .int(Int64(pk))])
+            }
+        }
+        let columns = ["age", "startDate", "salary", "active"]
+        for _ in 0..<25 {
+            let sorts = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
+                (Bool.random(using: &rng) ? "-" : "") + columns[Int.random(in: 0..<columns.count, using: &rng)]
+            }
+            try Self.checkSQLiteOnly(store, try Self.request(sorts, nil), "seed \(seed): \(sorts)")
         }
     }
 
