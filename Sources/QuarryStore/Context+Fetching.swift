@@ -223,8 +223,10 @@ extension Context {
             fill(object, fillPlan, taking: scratch)
             made.keepNew(object, pk)
         }
-        if let sorter {
-            let order = try sorter.order(of: plan, in: store.database)
+        if sorter != nil {
+            let order = try sorter!.order(of: plan, in: store.database)
+            // Its recorded keys are not needed any more: freed before the objects are made.
+            sorter = nil
             made.objects.reserveCapacity(order.count)
             for index in order {
                 // Moved out of the list: no reference counted on the way.
