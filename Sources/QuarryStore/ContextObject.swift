@@ -66,13 +66,8 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
             isDetached = newValue == nil
         }
     }
-    /// Taken out of its context (reset, rollback, a saved delete), which
-    /// may go on without it; the link is its entity info's, shared.
-    @exclusivity(unchecked) private var isDetached = false
     /// Saved values loaded so far, by property name.
     @exclusivity(unchecked) var committed = SavedValues()
-    /// Whether the row (attributes and owned to-one keys) has been loaded.
-    @exclusivity(unchecked) var rowLoaded = false
     /// To-one keys whose destination entity is not known yet (it has sub-entities).
     var unresolvedKeys: [String: Int64] {
         get { unresolved ?? [:] }
@@ -84,6 +79,14 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     @exclusivity(unchecked) var changes = ChangedValues()
     /// The batch of a batched fetch this fault loads with.
     @exclusivity(unchecked) var batch: FaultBatch?
+    // The flags side by side (stored properties are laid out in the order
+    // they are declared: a flag between two words pads to a word): 16
+    // bytes less per object, a million of which a big fetch makes.
+    /// Taken out of its context (reset, rollback, a saved delete), which
+    /// may go on without it; the link is its entity info's, shared.
+    @exclusivity(unchecked) private var isDetached = false
+    /// Whether the row (attributes and owned to-one keys) has been loaded.
+    @exclusivity(unchecked) var rowLoaded = false
     @exclusivity(unchecked) public internal(set) var isInserted = false
     @exclusivity(unchecked) public internal(set) var isDeleted = false
     /// The context's bookkeeping (`PendingObjects`, `UnannouncedUpdates`).
