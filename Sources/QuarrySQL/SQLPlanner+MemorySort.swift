@@ -8,16 +8,20 @@
 // first ascending and last descending, integers and reals compared as
 // numbers, and the primary key last, as the planned ORDER BY says. Strings
 // are left to SQL (their order depends on the collation), as are keys
-// reached through relationships, PostgreSQL (which sorts on the server) and
-// fetches with a limit (SQLite keeps only the top rows). The store checks
-// each row's storage class as it reads it and falls back on SQL's order
-// when a key column holds something else (text in a numeric column).
+// reached through relationships, more than three keys, PostgreSQL (which
+// sorts on the server) and fetches with a limit (SQLite keeps only the top
+// rows). The store checks each row's storage class as it reads it and
+// falls back on SQL's order when a key column holds something else (text
+// in a numeric column).
 
 /// How to sort a fetch's rows in memory: the SELECT without its ORDER BY,
 /// and the keys to sort by, in order (the primary key, column 0, follows).
 public struct MemorySortPlan: Sendable, Equatable {
     public var unsorted: SQLFragment
     public var keys: [MemorySortKey]
+
+    /// The most keys a plan has (the sorter's records hold three words).
+    public static let maximumKeys = 3
 }
 
 /// A column of the planned SELECT (0 is `_pk`, 1 `_entity`) and its direction.
@@ -44,7 +48,8 @@ struct MemorySortKeys {
     mutating func add(column: String, type: AttributeType?, ascending: Bool) {
         guard usable else { return }
         // A plain column of the row, of a type stored as INTEGER or REAL.
-        guard let type, Self.numeric.contains(type), let index = expressions.firstIndex(where: { $0 == column }) else {
+        guard keys.count < MemorySortPlan.maximumKeys, let type, Self.numeric.contains(type),
+              let index = expressions.firstIndex(where: { $0 == column }) else {
             usable = false
             return
         }

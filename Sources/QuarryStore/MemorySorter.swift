@@ -12,9 +12,9 @@
 // encoding; NULL is 0, below every number (only the smallest integer also
 // encodes as 0: a column holding both gives up). A descending key inverts
 // its word. The primary key breaks ties, as the planned ORDER BY's last key
-// does. A column holding text or a blob, a mix of REALs and integers past
-// 2^53, or more than three keys make `order()` give up (nil): the caller
-// then asks SQL for the order.
+// does. A column holding text or a blob, or a mix of REALs and integers
+// past 2^53, make `order()` give up (nil): the caller then asks SQL for the
+// order.
 import QuarrySQL
 
 struct MemorySorter {
@@ -87,7 +87,8 @@ struct MemorySorter {
     /// The rows' positions in sorted order, or nil when memory cannot sort
     /// these keys exactly as SQLite would.
     func order() -> [Int32]? {
-        guard !unsortable, count <= Int(Int32.max), keys.count <= 3 else { return nil }
+        // (The planner offers at most `maximumKeys`, the words of an `Entry`.)
+        guard !unsortable, count <= Int(Int32.max), keys.count <= MemorySortPlan.maximumKeys else { return nil }
         for c in columns where (c.sawReal && c.sawWideInteger) || (c.sawNull && c.sawSmallest) { return nil }
         let width = keys.count
         var entries: [Entry] = []

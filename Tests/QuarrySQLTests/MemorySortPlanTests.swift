@@ -1,9 +1,9 @@
 // When the planner offers to sort a fetch's rows in memory (SQLPlanner+
-// MemorySort.swift): only when every sort key is a plain numeric column of
-// the fetched rows, on SQLite, with no limit, offset or residual; the
-// unsorted SELECT is the sorted one without its ORDER BY, and the keys name
-// the right columns of it. Whether memory then sorts exactly as SQLite does
-// is QuarryStoreTests/MemorySortTests.swift.
+// MemorySort.swift): only when every sort key (at most three) is a plain
+// numeric column of the fetched rows, on SQLite, with no limit, offset or
+// residual; the unsorted SELECT is the sorted one without its ORDER BY, and
+// the keys name the right columns of it. Whether memory then sorts exactly
+// as SQLite does is QuarryStoreTests/MemorySortTests.swift.
 import Testing
 @testable import QuarrySQL
 
@@ -21,6 +21,8 @@ struct MemorySortPlanTests {
         ("Employee", ["name"], nil),
         ("Employee", ["salary", "name"], nil),
         ("Contractor", ["salary"], nil),
+        // More keys than the sorter's records hold.
+        ("Manager", ["bonus", "-salary", "age", "bonus"], nil),
         // A key through a relationship is a joined column, not the row's.
         ("Employee", ["boss.bonus"], nil),
         ("Employee", ["boss.age", "age"], nil),
