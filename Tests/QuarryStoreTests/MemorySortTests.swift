@@ -120,6 +120,61 @@ struct MemorySortTests {
         }
     }
 
+    /// Sub-entities sharing a table, and a to-one whose destination has
+    /// sub-entities (its key waits for the row's entity): the objects a
+    /// memory-sorted fetch makes after sorting keep both right.
+    static let shapes = Model(entities: [
+        Entity(name: "Animal", isAbstract: true, attributes: [Attribute(name: "name", type: .string), Attribute(name: "age", type: .integer32)]),
+        Entity(name: "Dog", parent: "Animal", attributes: [Attribute(name: "barks", type: .boolean)]),
+        Entity(name: "Cat", parent: "Animal", attributes: [Attribute(name: "lives", type: .integer16)]),
+        Entity(name: "Owner", attributes: [Attribute(name: "rank", type: .integer32)],
+               relationships: [Relationship(name: "mascot", destination: "Animal")]),
+    ])
+
+    @Test(arguments: TestEngine.available)
+    func subEntitiesAndUnresolvedKeysSurviveTheSort(engine: TestEngine) throws {
+        let store = try engine.emptyStore(model: Self.shapes)
+        let context = Context(store: store)
+        var animals: [ManagedObject] = []
+        for i in 0..<40 {
+            let animal = try context.insert(i % 3 == 0 ? "Cat" : "Dog")
+            try animal.setValue(.string("A\(i)"), forKey: "name")
+            try animal.setValue(.int(Int64((i * 17) % 11)), forKey: "age")
+            animals.append(animal)
+            let owner = try context.insert("Owner")
+            try owner.setValue(.int(Int64((i * 7) % 13)), forKey: "rank")
+            try owner.setValue(animal, forKey: "mascot")
+        }
+        try context.save()
+        let byAge = FetchRequest(entity: "Animal", sortDescriptors: [SortDescriptor("age", ascending: false)])
+        let byRank = FetchRequest(entity: "Owner", sortDescriptors: [SortDescriptor("rank")])
+        #expect((try store.explain(byRank).memorySort != nil) == (engine == .sqlite))
+        func text(_ v: Value?) -> String {
+            switch v {
+            case .string(let s)?: return s
+            case .int(let n)?: return String(n)
+            default: return "-"
+            }
+        }
+        var results: [[String]] = []
+        for inMemory in [false, true] {
+            store.sortsInMemory = inMemory
+            let fresh = Context(store: store)
+            let fetched = try fresh.fetch(byAge)
+            #expect(fetched.count == 40)
+            let owners = try fresh.fetch(byRank)
+            // Each mascot is found with its own entity: Cat or Dog, as saved.
+            let described = owners.map { o -> String in
+                let mascot = o.object(forKey: "mascot")
+                return "\(text(o["rank"])) \(mascot?.entity.name ?? "-") \(text(mascot?["name"]))"
+            }
+            results.append(fetched.map { "\($0.entity.name) \(text($0["name"]))" } + described)
+        }
+        store.sortsInMemory = true
+        #expect(results[0] == results[1])
+        #expect(results[1].contains("Cat A0") && results[1].contains { $0.hasSuffix("Cat A3") })
+    }
+
     /// `check` without the memory engine, whose evaluator compares text
     /// with numbers by Apple's rules, not SQLite's.
     static func checkSQLiteOnly(_ store: SQLStore, _ request: FetchRequest, _ label: String) throws {
