@@ -31,6 +31,23 @@ extension PostgresDatabase {
         /// Fails the running statement's promise when the connection closes
         /// (see `perform`).
         var failRunning: (@Sendable (any Error) -> Void)?
+        /// `interrupt()` was called (running or not) since the last
+        /// `clearInterruptRequest()`: checked between the statements of long
+        /// work, where no statement is on the server to cancel.
+        var interruptRequested = false
+    }
+
+    /// Forgets interrupts asked for before the work about to start.
+    public func clearInterruptRequest() {
+        activity.withLock { $0.interruptRequested = false }
+    }
+
+    /// Throws `.canceled` when `interrupt()` was called since the last
+    /// `clearInterruptRequest()`.
+    public func throwIfInterruptRequested() throws {
+        if activity.withLock({ $0.interruptRequested }) {
+            throw PostgresDatabaseError(.canceled, "canceling statement due to user request")
+        }
     }
 
     /// Cancels the statement this connection is running now, if any; the
@@ -42,6 +59,7 @@ extension PostgresDatabase {
         let group = self.group
         let logger = self.logger
         activity.withLock { a in
+            a.interruptRequested = true
             guard a.running, !a.cancelRequested else { return }
             a.cancelRequested = true
             let loop = group.next()

@@ -190,4 +190,16 @@ public final class SQLiteConnection {
     /// from inside a `forEachRow` closure). From another thread use
     /// ``interruptHandle``.
     public func interrupt() { interruptHandle.interrupt() }
+
+    /// Throws `.interrupted` when ``interrupt()`` was called since the last
+    /// ``clearInterruptRequest()``: the check long work makes between its
+    /// statements, where SQLite itself would not notice the interrupt.
+    public func throwIfInterruptRequested() throws(SQLiteError) {
+        if interruptHandle.isRequested {
+            throw SQLiteError(code: SQLITE_INTERRUPT, message: "interrupted", kind: .interrupted)
+        }
+    }
+
+    /// Forgets interrupts asked for before the work about to start.
+    public func clearInterruptRequest() { interruptHandle.clearRequest() }
 }

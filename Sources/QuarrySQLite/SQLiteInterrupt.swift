@@ -31,14 +31,32 @@ public final class SQLiteInterruptHandle: @unchecked Sendable {
     // any thread on an open connection.
     private let lock = NSLock()
     private var db: OpaquePointer?
+    private var requested = false
 
     init(_ db: OpaquePointer) { self.db = db }
 
-    /// Interrupts the connection's running statement; a no-op once it is closed.
+    /// Interrupts the connection's running statement; a no-op once it is
+    /// closed. Also remembered until ``clearRequest()`` (see above).
     public func interrupt() {
         lock.lock()
         defer { lock.unlock() }
+        requested = true
         if let db { sqlite3_interrupt(db) }
+    }
+
+    /// Whether `interrupt()` was called since the last `clearRequest()`.
+    public var isRequested: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return requested
+    }
+
+    /// Forgets earlier interrupts: called when new work starts, so that a
+    /// Ctrl-C that stopped an earlier statement does not stop this one.
+    public func clearRequest() {
+        lock.lock()
+        requested = false
+        lock.unlock()
     }
 
     /// Called by `close()` before the connection is closed.

@@ -85,6 +85,9 @@ extension Context {
             }
         }
         var permanent: [ObjectID: ObjectID] = [:]
+        // An interrupt (Ctrl-C) asked for during the save rolls it back, even
+        // one that fell between two statements (checked before COMMIT).
+        if !store.database.isInTransaction { store.database.clearInterruptRequest() }
         try store.database.inTransaction {
             // Deletes, then updates, then inserts: a UNIQUE value that this
             // save frees (by deleting or renaming a row) can be reused by a
@@ -99,6 +102,7 @@ extension Context {
             for object in inserted { permanent[object.objectID] = try writer.insertRow(object) }
             for object in inserted { try writer.writeRelationships(object, permanentIDs: permanent) }
             for object in linked { try writer.writeRelationships(object, permanentIDs: permanent) }
+            try store.checkInterrupt()
         }
         finishSave(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent, dropped: dropped)
     }

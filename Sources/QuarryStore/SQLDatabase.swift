@@ -112,6 +112,13 @@ public protocol SQLDatabase: AnyObject {
     /// `interrupt` as a closure another thread may keep (the shell's Ctrl-C
     /// watch); it must not keep the connection open by itself.
     var interrupter: @Sendable () -> Void { get }
+    /// Forgets interrupts asked for before now: called when new work starts.
+    func clearInterruptRequest()
+    /// Throws the driver's interrupted error when `interrupt()` was called
+    /// since the last `clearInterruptRequest()`. Work made of many short
+    /// statements checks it between them: an interrupt that arrives while
+    /// no statement runs would otherwise be lost.
+    func throwIfInterruptRequested() throws
     /// After rows were inserted with explicit keys: later inserts into
     /// `table` must get keys past them (PostgreSQL moves the identity's
     /// sequence; SQLite's rowids need nothing).
@@ -184,6 +191,10 @@ extension SQLiteConnection: SQLDatabase {
 }
 
 extension SQLDatabase {
+    /// Drivers that cannot be interrupted have nothing to remember.
+    public func clearInterruptRequest() {}
+    public func throwIfInterruptRequested() throws {}
+
     /// SQLite's default since 3.32 (PostgreSQL allows 65535).
     public var maximumArguments: Int { 32_766 }
 

@@ -19,12 +19,15 @@ extension SQLStore {
                 return changed
             }
         }
-        // Object by object, still one transaction.
-        let objects = try fetch(FetchRequest(entity: entity, predicate: predicate))
+        // Object by object, still one transaction — opened before the rows
+        // are read, so no other writer's commit falls between the read and
+        // the write (SQLStore+ReadModifyWrite.swift).
         let compiled = try set.map { (key, e) in (key, try Evaluator.compile(e, options: evaluationOptions)) }
         guard let table = mapping.table(for: entity), let e = model.entity(named: entity) else { return 0 }
-        return try database.inTransaction {
+        return try readModifyWrite(writing: [table]) {
+            let objects = try fetch(FetchRequest(entity: entity, predicate: predicate))
             for object in objects {
+                try checkInterrupt()
                 var assignments: [String] = []
                 var arguments: [Value] = []
                 for (key, expression) in compiled {
@@ -36,6 +39,9 @@ extension SQLStore {
                 try database.run("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ?",
                                        arguments + [.int(object.id.primaryKey)])
             }
+            // Checked once more before COMMIT: an interrupt during the last
+            // statement's gap still rolls everything back.
+            try checkInterrupt()
             registeredObjects.removeAll()
             return objects.count
         }
@@ -68,7 +74,10 @@ extension SQLStore {
     /// rules have run, in one transaction; returns how many were queued.
     /// `listing` is told every row of the final delete list.
     func deleteWithRules(listing: (([ObjectID]) -> Void)? = nil, _ queue: () throws -> Void) throws -> Int {
-        try database.inTransaction {
+        // Every table may lose rows or keys (cascades, nullified keys): all
+        // are locked before the rows to delete are chosen.
+        let tables = model.entities.compactMap { mapping.table(for: $0.name) }
+        return try readModifyWrite(writing: tables) {
             try database.run(#"CREATE TEMP TABLE IF NOT EXISTS "_quarry_delete" ("entity" TEXT NOT NULL, "pk" BIGINT NOT NULL, PRIMARY KEY ("entity", "pk"))"#)
             try database.run("DELETE FROM \(database.deleteList)")
             try queue()
@@ -94,6 +103,7 @@ extension SQLStore {
                 try database.run("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entityList(table: table))))")
             }
             try database.run("DELETE FROM \(database.deleteList)")
+            try checkInterrupt()
             registeredObjects.removeAll()
             return requested
         }

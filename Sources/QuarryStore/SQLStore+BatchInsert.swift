@@ -62,6 +62,7 @@ extension SQLStore {
         var ids: [ObjectID] = []
         var count = 0
         var batch: [(row: Int, arguments: [Value])] = []
+        if !database.isInTransaction { database.clearInterruptRequest() }
         try database.inTransaction {
             // SQLite: one prepared statement stepped per row. Other drivers
             // reuse their prepared statement for the same SQL text.
@@ -101,6 +102,8 @@ extension SQLStore {
                 row += 1
             }
             try flush(&batch, sql: sql, columns: columns.count)
+            // An interrupt between two rows' statements rolls the batch back too.
+            try checkInterrupt()
         }
         switch resultType {
         case .status: return .status
@@ -139,7 +142,8 @@ extension SQLStore {
             let n = try batchUpdate(entity: entity, predicate: predicate, set: set)
             return resultType == .count ? .count(n) : .status
         }
-        return try database.inTransaction {
+        // The IDs are read under the same lock as the update's own read.
+        return try readModifyWrite(writing: [mapping.table(for: entity)].compactMap { $0 }) {
             let ids = try selectedIDs(entity: entity, predicate: predicate)
             _ = try batchUpdate(entity: entity, predicate: predicate, set: set)
             return .objectIDs(ids)
