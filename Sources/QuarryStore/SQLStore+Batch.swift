@@ -76,8 +76,7 @@ extension SQLStore {
     func deleteWithRules(listing: (([ObjectID]) -> Void)? = nil, _ queue: () throws -> Void) throws -> Int {
         // Every table may lose rows or keys (cascades, nullified keys): all
         // are locked before the rows to delete are chosen.
-        let tables = model.entities.compactMap { mapping.table(for: $0.name) }
-        return try readModifyWrite(writing: tables) {
+        return try readModifyWrite(writing: allTables) {
             try database.run(#"CREATE TEMP TABLE IF NOT EXISTS "_quarry_delete" ("entity" TEXT NOT NULL, "pk" BIGINT NOT NULL, PRIMARY KEY ("entity", "pk"))"#)
             try database.run("DELETE FROM \(database.deleteList)")
             try queue()

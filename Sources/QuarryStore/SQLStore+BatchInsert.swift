@@ -157,7 +157,7 @@ extension SQLStore {
             let n = try batchDelete(entity: entity, predicate: predicate)
             return resultType == .count ? .count(n) : .status
         }
-        return try database.inTransaction {
+        return try readModifyWrite(writing: allTables) {
             let ids = try selectedIDs(entity: entity, predicate: predicate)
             _ = try batchDelete(entity: entity, predicate: predicate)
             return .objectIDs(ids)
@@ -170,7 +170,7 @@ extension SQLStore {
     /// former, as `.objectIDs` gives them. A context that merges only the
     /// selected ones keeps the cascaded objects as faults of rows that are gone.
     public func batchDeleteListingCascades(entity: String, predicate: QuarrySyntax.Predicate?) throws -> BatchDeletion {
-        try database.inTransaction {
+        try readModifyWrite(writing: allTables) {
             let selected = try selectedIDs(entity: entity, predicate: predicate)
             var all: [ObjectID]?
             _ = try batchDelete(entity: entity, predicate: predicate, listing: { all = $0 })

@@ -37,6 +37,9 @@ extension SQLStore {
         }
     }
 
+    /// The tables of every entity: what a delete with rules may change.
+    var allTables: [String] { model.entities.compactMap { mapping.table(for: $0.name) } }
+
     /// Throws the driver's interrupted error when the work was asked to stop.
     func checkInterrupt() throws {
         try database.throwIfInterruptRequested()
