@@ -53,7 +53,13 @@ public final class SQLStore {
     /// `modelFile` names the single file the model was read from (YAML, JSON
     /// or a Core Data `contents` XML), its text is kept in the store so that
     /// `SQLStore.storedModel(at:)` can reopen it without the model file.
+    ///
+    /// A file that holds tables but is not a Quarry store (a Core Data
+    /// store, any other SQLite database) is refused with
+    /// `StoreError.foreignDatabase` before anything is written to it
+    /// (SQLiteFileInspection.swift).
     public convenience init(path: String, model: Model, modelFile: String? = nil) throws {
+        if let refusal = try SQLiteFileInspection.kind(of: path).refusal(path: path) { throw refusal }
         let connection = path == ":memory:" ? try SQLiteConnection.inMemory() : try SQLiteConnection(path: path)
         try self.init(database: connection, model: model, modelFile: modelFile)
     }
@@ -114,6 +120,10 @@ public final class SQLStore {
     /// SQLite, or the saved model no longer reads.
     public static func storedModel(at path: String) throws -> Model? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        // Not even a read-only open (which may write a `-shm`) of a file that is not Quarry's.
+        let kind = try SQLiteFileInspection.kind(of: path)
+        if let refusal = kind.refusal(path: path) { throw refusal }
+        if kind == .empty { return nil }
         let connection = try SQLiteConnection(path: path, options: .init(readOnly: true, create: false))
         defer { connection.close() }
         return try storedModel(in: connection)
@@ -217,6 +227,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case deleteDenied(entity: String, relationship: String, related: Int)
     case missingValue(key: String, entity: String)
     case schemaMismatch(location: String, missingTables: [String], storedEntities: [String], modelEntities: [String])
+    /// A SQLite file with tables of its own that Quarry did not create:
+    /// never written to.
+    case foreignDatabase(path: String, coreData: Bool, tables: [String])
 
     public var description: String {
         switch self {
@@ -231,6 +244,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
                 text += "; it holds \(stored.joined(separator: ", ")) where the model has \(entities.joined(separator: ", "))"
             }
             return text + "; open it with its own model, or use a new store"
+        case .foreignDatabase(let path, let coreData, let tables):
+            let shown = tables.prefix(6).joined(separator: ", ") + (tables.count > 6 ? ", …" : "")
+            if coreData {
+                return "'\(path)' is a Core Data store (tables \(shown)), not a Quarry store; Quarry does not read Core Data's format yet, and never writes to a file it did not create: nothing was changed"
+            }
+            return "'\(path)' is a SQLite database Quarry did not create (tables \(shown)); Quarry never writes to such a file: nothing was changed. Use a new path for a Quarry store"
         case .deleteDenied(let e, let r, let n):
             return "cannot delete: \(e).\(r) has the Deny rule and \(n) related object\(n == 1 ? "" : "s") would be left behind; nothing was deleted"
         }

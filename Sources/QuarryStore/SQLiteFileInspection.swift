@@ -1,0 +1,103 @@
+// Never write to a file Quarry did not create. Opening a SQLite file as a
+// store writes to it at once — the switch to WAL, and the model's tables
+// when Quarry's bookkeeping table is missing — so before that happens the
+// file is looked at without a single write, and a database that holds
+// tables but is not a Quarry store (an app's Core Data store, anyone's
+// SQLite file) is refused with an error that says what it is.
+//
+// Looking without writing: the main file is opened with SQLite's
+// `immutable` flag, which takes no lock and creates no `-wal`/`-shm`. An
+// immutable open does not see what is still in the `-wal`, so when the main
+// file shows no tables and a non-empty `-wal` sits beside it (a store whose
+// schema was never checkpointed), the file and its `-wal` are copied to a
+// private folder and the copy is opened instead; the user's files are
+// never opened for writing. Either way their bytes stay as they were.
+//
+// Special files (FIFOs, devices, folders) are not looked into: opening a
+// FIFO to read would block; they are left to the open's own error.
+import Foundation
+import QuarrySQLite
+
+/// What a SQLite file holds, as far as opening it as a store is concerned.
+public enum SQLiteFileKind: Equatable, Sendable {
+    /// No file, an empty file, or a database with no tables: Quarry may
+    /// create its store there.
+    case empty
+    /// A store Quarry created (it has `_quarry_metadata`).
+    case quarry
+    /// A Core Data store (it has Core Data's `Z_PRIMARYKEY` and `Z_METADATA`).
+    case coreData(tables: [String])
+    /// Some other SQLite database with tables of its own.
+    case other(tables: [String])
+    /// Not a regular file: not looked into.
+    case special
+}
+
+public enum SQLiteFileInspection {
+    /// What `path` holds, found without writing to it or its `-wal`/`-shm`.
+    public static func kind(of path: String) throws -> SQLiteFileKind {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return .empty }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return .empty }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else { return .special }
+        if (attributes[.size] as? NSNumber)?.intValue ?? 0 == 0 { return .empty }
+
+        var tables = try tableNames(immutable: path)
+        let wal = path + "-wal"
+        if tables.isEmpty, let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? NSNumber, size.intValue > 0 {
+            tables = try tableNames(copyOf: path, wal: wal)
+        }
+        return classify(tables)
+    }
+
+    static func classify(_ tables: [String]) -> SQLiteFileKind {
+        let user = tables.filter { !$0.hasPrefix("sqlite_") }
+        if user.contains("_quarry_metadata") { return .quarry }
+        if user.isEmpty { return .empty }
+        if user.contains("Z_PRIMARYKEY") && user.contains("Z_METADATA") { return .coreData(tables: user) }
+        return .other(tables: user)
+    }
+
+    /// The tables in the main file alone, opened immutable (no lock, no
+    /// journal, no `-shm`).
+    private static func tableNames(immutable path: String) throws -> [String] {
+        let connection = try SQLiteConnection(path: "file:\(uriPath(path))?immutable=1",
+                                              options: .init(readOnly: true, create: false))
+        defer { connection.close() }
+        return try connection.tableNames()
+    }
+
+    /// The tables of a private copy of the file and its `-wal` (SQLite
+    /// replays the `-wal` into the copy).
+    private static func tableNames(copyOf path: String, wal: String) throws -> [String] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-inspect-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("store.sqlite").path
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        try FileManager.default.copyItem(atPath: wal, toPath: copy + "-wal")
+        let connection = try SQLiteConnection(path: copy, options: .init(create: false))
+        defer { connection.close() }
+        return try connection.tableNames()
+    }
+
+    /// `path` as the path part of a `file:` URI: everything but unreserved
+    /// characters and `/` percent-encoded (`?`, `#` and `%` would otherwise
+    /// end or change it).
+    static func uriPath(_ path: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~/")
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute
+    }
+}
+
+extension SQLiteFileKind {
+    /// The refusal to open this file as a store, or nil when Quarry may.
+    func refusal(path: String) -> StoreError? {
+        switch self {
+        case .empty, .quarry, .special: return nil
+        case .coreData(let tables): return .foreignDatabase(path: path, coreData: true, tables: tables)
+        case .other(let tables): return .foreignDatabase(path: path, coreData: false, tables: tables)
+        }
+    }
+}
