@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The test suite under Clang's sanitizers, each in a build folder of its own
+# (a sanitized build shares nothing with the plain one in .build).
+#
+#   Scripts/sanitizers.sh address [swift test options...]
+#       every test under AddressSanitizer (leaks included where the runtime
+#       reports them), in .build-asan
+#   Scripts/sanitizers.sh thread [swift test options...]
+#       the concurrency suites under ThreadSanitizer, in .build-tsan
+#
+# Extra options go to `swift test` (e.g. --filter). Run it under
+# Scripts/postgres-test-server.sh to include the PostgreSQL suites. Exits
+# with swift test's status: any sanitizer report fails the run (the
+# runtimes abort on the first report; halt_on_error is set for ASan so a
+# recoverable report cannot pass unnoticed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+kind=${1:-}
+shift || true
+case "$kind" in
+address)
+    export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_stack_use_after_return=0}"
+    exec swift test --sanitize=address --scratch-path .build-asan "$@"
+    ;;
+thread)
+    export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1}"
+    # The suites that run work on several threads or connections at once.
+    filter='ConcurrentWritersTests|BusyTimeout|Interrupting|InterruptTests|PoolTests'
+    exec swift test --sanitize=thread --scratch-path .build-tsan --filter "$filter" "$@"
+    ;;
+*)
+    echo "usage: Scripts/sanitizers.sh address|thread [swift test options...]" >&2
+    exit 64
+    ;;
+esac
