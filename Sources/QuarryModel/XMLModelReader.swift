@@ -21,13 +21,21 @@ import QuarrySyntax
 struct XMLModelReader {
     let tree: XMLTree
     var map: SourceMap
+    /// What was read the lenient way Core Data reads it, in file order.
+    var warnings: [ModelWarning] = []
 
     static func read(xml: String, file: String) throws(ModelError) -> Model {
         var reader = XMLModelReader(tree: try XMLTree(xml: xml, file: file), map: SourceMap(file: file))
         var model = try reader.readModel()
         model.sourceMap = reader.map
+        reader.settleInverses(of: &model)
+        model.warnings = reader.warnings
         try model.validate()
         return model
+    }
+
+    mutating func warn(_ kind: ModelErrorKind, _ message: String, at location: ModelLocation?) {
+        warnings.append(ModelWarning(kind, message, file: map.file, line: location?.line, column: location?.column))
     }
 
     func error(_ kind: ModelErrorKind, _ message: String, at location: ModelLocation, suggestion: String? = nil) -> ModelError {
