@@ -43,7 +43,7 @@ extension AttributeValues {
             // NSString.boolValue: YES when the first character after
             // whitespace, a sign and leading zeros is Y, T or a digit 1–9.
             let b = foundationBool(trimmed)
-            return .converted(.bool(b), note: "read as \(b ? "YES" : "NO"), as Foundation's boolValue reads it")
+            return .converted(.bool(b), note: "read as \(b ? "YES" : "NO") (Foundation's boolValue)")
         case .transformable, .objectID, .undefined:
             return .ignored(note: "\(type.rawValue) attributes take no default")
         case .string, .date, .binary, .uuid, .uri:

@@ -27,8 +27,11 @@ struct XMLModelReader {
     static func read(xml: String, file: String) throws(ModelError) -> Model {
         var reader = XMLModelReader(tree: try XMLTree(xml: xml, file: file), map: SourceMap(file: file))
         var model = try reader.readModel()
-        model.sourceMap = reader.map
+        // What momc only warns about is settled before validation, which
+        // would refuse it (see XMLModelReader+Inverses, +Indexes).
         reader.settleInverses(of: &model)
+        reader.settleIndexes(of: &model)
+        model.sourceMap = reader.map
         model.warnings = reader.warnings
         try model.validate()
         return model

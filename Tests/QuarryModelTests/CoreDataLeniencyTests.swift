@@ -162,3 +162,46 @@ let lenientCases: [LenientCase] = [
         #expect(AttributeValues.foundationBool(text) == expected)
     }
 }
+
+@Suite struct CoreDataIndexLeniencyTests {
+    /// An index element on a to-many has no column: left out, with a
+    /// warning; the index's other elements stay.
+    @Test func aToManyIndexElementIsLeftOut() throws {
+        let model = try ModelReader.read(xml: Fixtures.xml("""
+            <entity name="A" representedClassName="A" syncable="YES">
+                <attribute name="date" optional="YES" attributeType="Date"/>
+                <relationship name="bs" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="B" inverseName="a" inverseEntity="B"/>
+                <fetchIndex name="byValue">
+                    <fetchIndexElement property="bs" type="Binary" order="ascending"/>
+                </fetchIndex>
+                <fetchIndex name="byDateAndValue">
+                    <fetchIndexElement property="date" type="Binary" order="ascending"/>
+                    <fetchIndexElement property="bs" type="Binary" order="ascending"/>
+                </fetchIndex>
+            </entity>
+            <entity name="B" representedClassName="B" syncable="YES">
+                <relationship name="a" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="A" inverseName="bs" inverseEntity="A"/>
+            </entity>
+        """), file: "contents")
+        let a = try #require(model.entity(named: "A"))
+        #expect(a.fetchIndexes == [FetchIndex(name: "byDateAndValue", elements: [FetchIndexElement(property: "date")])])
+        #expect(model.warnings.map(\.line) == [7, 11])
+        #expect(model.warnings.allSatisfy { $0.message.contains("'bs' is a to-many relationship") })
+    }
+
+    /// A uniqueness constraint on a to-many is refused by momc too.
+    @Test func aToManyUniquenessConstraintIsStillRefused() {
+        #expect(throws: ModelError.self) {
+            try ModelReader.read(xml: Fixtures.xml("""
+                <entity name="A" representedClassName="A" syncable="YES">
+                    <relationship name="bs" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="A"/>
+                    <uniquenessConstraints>
+                        <uniquenessConstraint>
+                            <constraint value="bs"/>
+                        </uniquenessConstraint>
+                    </uniquenessConstraints>
+                </entity>
+            """))
+        }
+    }
+}

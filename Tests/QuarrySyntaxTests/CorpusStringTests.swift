@@ -22,7 +22,7 @@ import Testing
 
     /// Parses a record with its stand-in arguments, as `conformance.py corpus` does.
     static func parse(_ r: RealWorldCorpus.Record) -> Result<Either, Diagnostic> {
-        do {
+        do throws(Diagnostic) {
             if r.isExpression {
                 return .success(.expression(try Parser.parseExpression(r.format, arguments: r.arguments, allowsExtraArguments: true)))
             }
@@ -33,7 +33,7 @@ import Testing
     }
 
     enum Either: Equatable {
-        case predicate(Predicate), expression(Expression)
+        case predicate(QuarrySyntax.Predicate), expression(QuarrySyntax.Expression)
 
         var printed: String {
             switch self {
@@ -75,7 +75,7 @@ import Testing
             guard case .success(let tree) = Self.parse(r) else { continue }
             parsed += 1
             let printed = tree.printed
-            do {
+            do throws(Diagnostic) {
                 let again = try tree.reparse(printed)
                 if again != tree {
                     Issue.record("\(r): prints as \(printed), which parses to another tree (prints \(again.printed))")
