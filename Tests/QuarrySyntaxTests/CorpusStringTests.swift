@@ -101,7 +101,7 @@ import Testing
         let text = try String(contentsOf: doc, encoding: .utf8)
         for (format, reason) in CorpusRejections.expected {
             #expect(!reason.isEmpty)
-            #expect(text.contains(format), "Grammar/corpus-rejections.md does not mention \(format)")
+            #expect(text.contains("`\(format)`"), "Grammar/corpus-rejections.md does not list `\(format)`")
         }
     }
 }
