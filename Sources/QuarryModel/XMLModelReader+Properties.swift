@@ -41,8 +41,16 @@ extension XMLModelReader {
             if key == "min" { attribute.minimum = value } else { attribute.maximum = value }
         }
         if let pattern = element["regularExpressionString"] {
-            map[path + ["regex"]] = tree.location(of: "regularExpressionString", in: element)
-            attribute.regularExpression = pattern
+            let location = tree.location(of: "regularExpressionString", in: element)
+            map[path + ["regex"]] = location
+            // Xcode keeps the pattern when a String attribute becomes another
+            // type, and momc compiles it; only strings are ever matched.
+            if type == .string {
+                attribute.regularExpression = pattern
+            } else {
+                warn(.invalidValue, "\(what): regular expression '\(pattern)' is ignored: only String attributes are matched against one",
+                     at: location)
+            }
         }
         if Self.flag(element["derived"]), let text = element["derivationExpression"] {
             do {

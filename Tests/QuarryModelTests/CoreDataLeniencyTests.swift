@@ -58,6 +58,8 @@ let lenientCases: [LenientCase] = [
     LenientCase(type: "Double", xml: #"minValueString="low""#, defaultValue: nil, warns: true),
     LenientCase(type: "Integer 16", xml: #"minValueString="1" maxValueString="9""#, defaultValue: nil,
                 minimum: .int(1), maximum: .int(9), warns: false),
+    // A String turned Integer keeps its pattern: never matched, so ignored.
+    LenientCase(type: "Integer 32", xml: #"regularExpressionString="[0-9]+""#, defaultValue: nil, warns: true),
 ]
 
 @Suite struct CoreDataLeniencyTests {
