@@ -207,3 +207,36 @@ let lenientCases: [LenientCase] = [
         }
     }
 }
+
+/// Whatever odd text a model file holds, the lenient reading never crashes
+/// and never yields a value that validation would then refuse: a model that
+/// momc compiles always loads.
+@Suite struct CoreDataLeniencyInvariantTests {
+    static let texts = ["", " ", "0", "-0", "+7", "0.0", "2.5", "-2.5", "1e400", "-1e400", "nan", "inf", "YES", "no", "t",
+                        "abc", "99999999999999999999", "-99999999999999999999", "9223372036854775807",
+                        "9223372036854775808", "-9223372036854775809", "0x10", "  12  ", "√2", "\u{0}", "1,5"]
+
+    @Test(arguments: AttributeType.allCases)
+    func defaultsAlwaysFitTheType(_ type: AttributeType) {
+        for text in Self.texts {
+            switch AttributeValues.coreDataDefault(text, for: type) {
+            case .exact(let v), .converted(let v, _):
+                #expect(type.acceptsDefault(v), "\(type.rawValue) default '\(text)' read as \(v), which validation refuses")
+            case .ignored(let note):
+                #expect(!note.isEmpty)
+            }
+        }
+    }
+
+    @Test(arguments: AttributeType.allCases)
+    func boundsAlwaysFitTheType(_ type: AttributeType) {
+        for text in Self.texts {
+            switch AttributeValues.coreDataBound(text, for: type) {
+            case .exact(let v), .converted(let v, _):
+                #expect(type.acceptsBound(v), "\(type.rawValue) bound '\(text)' read as \(v), which validation refuses")
+            case .ignored(let note):
+                #expect(!note.isEmpty)
+            }
+        }
+    }
+}
