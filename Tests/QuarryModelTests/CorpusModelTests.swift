@@ -84,42 +84,48 @@ enum ModelCorpus {
 
     @Test(.enabled(if: ModelCorpus.available))
     func everyStoredPredicateParsesAndPrintsBack() throws {
-        var templates = 0, fetched = 0, derivations = 0
+        var templates = 0, fetched = 0, derivations = 0, texts = 0, parsed = 0
         for case (let file, .success(let model)) in Self.loaded {
-            var texts: [(what: String, text: String, isExpression: Bool)] = []
+            var stored: [(what: String, text: String, isExpression: Bool)] = []
             for t in model.fetchRequestTemplates {
                 templates += 1
-                if let p = t.predicateFormat { texts.append(("fetch request \(t.name)", p, false)) }
+                if let p = t.predicateFormat { stored.append(("fetch request \(t.name)", p, false)) }
             }
             for e in model.entities {
                 for f in e.fetchedProperties {
                     fetched += 1
-                    if let p = f.predicateFormat { texts.append(("fetched property \(e.name).\(f.name)", p, false)) }
+                    if let p = f.predicateFormat { stored.append(("fetched property \(e.name).\(f.name)", p, false)) }
                 }
                 for a in e.attributes {
                     if let d = a.derivation {
                         derivations += 1
-                        texts.append(("derivation of \(e.name).\(a.name)", d, true))
+                        stored.append(("derivation of \(e.name).\(a.name)", d, true))
                     }
                 }
             }
-            for (what, text, isExpression) in texts {
+            for (what, text, isExpression) in stored {
+                texts += 1
                 do {
                     if isExpression {
                         let tree = try Parser.parseExpression(text)
                         let printed = Printer.format(tree)
-                        #expect(try Parser.parseExpression(printed) == tree, "\(file): \(what) prints as \(printed), another tree")
+                        let same = try Parser.parseExpression(printed) == tree
+                        #expect(same, "\(file): \(what) prints as \(printed), another tree")
+                        if same { parsed += 1 }
                     } else {
                         let tree = try Parser.parsePredicate(text)
                         let printed = Printer.format(tree)
-                        #expect(try Parser.parsePredicate(printed) == tree, "\(file): \(what) prints as \(printed), another tree")
+                        let same = try Parser.parsePredicate(printed) == tree
+                        #expect(same, "\(file): \(what) prints as \(printed), another tree")
+                        if same { parsed += 1 }
                     }
                 } catch {
                     Issue.record("\(file): \(what) does not parse: \(text) — \(error)")
                 }
             }
         }
-        print("corpus models: \(templates) fetch request templates, \(fetched) fetched properties, \(derivations) derivations parsed")
-        #expect(templates + fetched + derivations > 0)
+        print("corpus models: \(templates) fetch request templates, \(fetched) fetched properties, \(derivations) derivations; "
+              + "\(parsed) / \(texts) stored predicates and expressions parse and print back to the same tree")
+        #expect(texts > 0)
     }
 }
