@@ -16,6 +16,11 @@
 //   ones (`byNameIndex`), which is also what Core Data does when it loads them.
 // - Layout (`<elements>`), code generation and sync flags, and anything a
 //   newer Xcode adds, are ignored rather than rejected.
+// - What Core Data's model compiler accepts, this reader accepts too, with
+//   a warning (`Model.warnings`) saying what it made of it: defaults and
+//   bounds that are not values of the type (AttributeValues+CoreData), an
+//   inverse that does not point back (+Inverses), an index on a to-many
+//   (+Indexes). YAML models and models built in code stay strict.
 import QuarrySyntax
 
 struct XMLModelReader {
