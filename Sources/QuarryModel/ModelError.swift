@@ -7,6 +7,10 @@
 // Readers stop at the first error (a model with one broken entity usually has
 // follow-on errors that only add noise); `Model.validationErrors()` collects
 // every validation problem for tools that want them all.
+//
+// ModelWarning, at the end, is the same shape for what is not an error: text
+// in a Core Data model that momc accepts and the XML reader therefore reads,
+// converted or ignored, and reports.
 
 /// What kind of problem a ``ModelError`` reports. Stable: tests and tools can
 /// switch on it.
