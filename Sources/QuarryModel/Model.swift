@@ -22,6 +22,10 @@ public struct Model: Sendable, Equatable {
     public var configurations: [Configuration]
     /// Positions of the parts in the file read, for error messages.
     var sourceMap: SourceMap
+    /// What the reader converted, clamped or ignored the way Core Data does
+    /// (see ``ModelWarning``); empty for models built in code. Not part of
+    /// equality: a model read with warnings means what it was read as.
+    public internal(set) var warnings: [ModelWarning] = []
     private var indexByName: [String: Int] = [:]
 
     public init(entities: [Entity], fetchRequestTemplates: [FetchRequestTemplate] = [],

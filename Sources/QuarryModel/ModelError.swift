@@ -7,6 +7,10 @@
 // Readers stop at the first error (a model with one broken entity usually has
 // follow-on errors that only add noise); `Model.validationErrors()` collects
 // every validation problem for tools that want them all.
+//
+// ModelWarning, at the end, is the same shape for what is not an error: text
+// in a Core Data model that momc accepts and the XML reader therefore reads,
+// converted or ignored, and reports.
 
 /// What kind of problem a ``ModelError`` reports. Stable: tests and tools can
 /// switch on it.
@@ -83,5 +87,44 @@ public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         var text = "\(place): error: \(message)"
         if let suggestion { text += " (did you mean '\(suggestion)'?)" }
         return text
+    }
+}
+
+/// Something in a model file that Core Data's model compiler (momc) accepts
+/// with a warning, or silently converts, and that Quarry therefore reads too:
+/// an Integer default written `0.0` or `YES`, a maximum beyond the type's
+/// range, an inverse that does not point back. The reader says what it did
+/// instead of refusing the file; `Model.warnings` lists them and the `quarry`
+/// CLI prints them on stderr.
+///
+/// ```swift
+/// let model = try ModelReader.read(from: "App.xcdatamodeld")
+/// for w in model.warnings { print(w) }  // App.xcdatamodel/contents:7:70: warning: attribute 'count' of Item: ...
+/// ```
+public struct ModelWarning: Sendable, Equatable, CustomStringConvertible {
+    /// The kind of problem it would have been, were it refused.
+    public var kind: ModelErrorKind
+    public var file: String
+    public var line: Int?
+    public var column: Int?
+    /// What was found and what the reader made of it.
+    public var message: String
+
+    public init(_ kind: ModelErrorKind, _ message: String, file: String, line: Int? = nil, column: Int? = nil) {
+        self.kind = kind
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `file:line:column: warning: message`, as compilers print warnings.
+    public var description: String {
+        var place = file
+        if let line {
+            place += ":\(line)"
+            if let column { place += ":\(column)" }
+        }
+        return "\(place): warning: \(message)"
     }
 }

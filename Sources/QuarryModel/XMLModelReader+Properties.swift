@@ -28,10 +28,8 @@ extension XMLModelReader {
         if let text = element[isDate ? "defaultDateTimeInterval" : "defaultValueString"] {
             let location = tree.location(of: isDate ? "defaultDateTimeInterval" : "defaultValueString", in: element)
             map[path + ["default"]] = location
-            guard let value = AttributeValues.defaultValue(text, for: type) else {
-                throw error(.invalidValue, "\(what): default value '\(text)' is not \(AttributeValues.describe(type))", at: location)
-            }
-            attribute.defaultValue = value
+            attribute.defaultValue = accept(AttributeValues.coreDataDefault(text, for: type),
+                                            "\(what): default value '\(text)'", at: location)
         }
         for (key, xmlName) in [("min", isDate ? "minDateTimeInterval" : "minValueString"),
                                ("max", isDate ? "maxDateTimeInterval" : "maxValueString")] {
@@ -39,18 +37,20 @@ extension XMLModelReader {
             let location = tree.location(of: xmlName, in: element)
             map[path + [key]] = location
             let label = key == "min" ? "minimum" : "maximum"
-            guard type.acceptsBounds else {
-                throw error(.invalidValue, "\(what): a \(type.rawValue) attribute has no \(label)", at: location)
-            }
-            guard let value = AttributeValues.bound(text, for: type) else {
-                let expected = type.boundsAreLengths ? "a length (a whole number ≥ 0)" : AttributeValues.describe(type)
-                throw error(.invalidValue, "\(what): \(label) '\(text)' is not \(expected)", at: location)
-            }
+            let value = accept(AttributeValues.coreDataBound(text, for: type), "\(what): \(label) '\(text)'", at: location)
             if key == "min" { attribute.minimum = value } else { attribute.maximum = value }
         }
         if let pattern = element["regularExpressionString"] {
-            map[path + ["regex"]] = tree.location(of: "regularExpressionString", in: element)
-            attribute.regularExpression = pattern
+            let location = tree.location(of: "regularExpressionString", in: element)
+            map[path + ["regex"]] = location
+            // Xcode keeps the pattern when a String attribute becomes another
+            // type, and momc compiles it; only strings are ever matched.
+            if type == .string {
+                attribute.regularExpression = pattern
+            } else {
+                warn(.invalidValue, "\(what): regular expression '\(pattern)' is ignored: only String attributes are matched against one",
+                     at: location)
+            }
         }
         if Self.flag(element["derived"]), let text = element["derivationExpression"] {
             do {
@@ -68,6 +68,21 @@ extension XMLModelReader {
             entity.fetchIndexes.append(FetchIndex(name: indexName, elements: [FetchIndexElement(property: name)]))
         }
         entity.attributes.append(attribute)
+    }
+
+    /// The value of a leniently read default or bound, recording a warning
+    /// when it was converted or ignored (see AttributeValues+CoreData).
+    mutating func accept(_ reading: LenientValue, _ what: String, at location: ModelLocation) -> Value? {
+        switch reading {
+        case .exact(let value):
+            return value
+        case .converted(let value, let note):
+            warn(.invalidValue, "\(what) \(note), as Core Data reads it", at: location)
+            return value
+        case .ignored(let note):
+            warn(.invalidValue, "\(what) is ignored: \(note)", at: location)
+            return nil
+        }
     }
 
     mutating func readRelationship(_ element: ModelXMLElement, of entity: String) throws(ModelError) -> Relationship {

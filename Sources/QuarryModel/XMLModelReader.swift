@@ -16,18 +16,34 @@
 //   ones (`byNameIndex`), which is also what Core Data does when it loads them.
 // - Layout (`<elements>`), code generation and sync flags, and anything a
 //   newer Xcode adds, are ignored rather than rejected.
+// - What Core Data's model compiler accepts, this reader accepts too, with
+//   a warning (`Model.warnings`) saying what it made of it: defaults and
+//   bounds that are not values of the type (AttributeValues+CoreData), an
+//   inverse that does not point back (+Inverses), an index on a to-many
+//   (+Indexes). YAML models and models built in code stay strict.
 import QuarrySyntax
 
 struct XMLModelReader {
     let tree: XMLTree
     var map: SourceMap
+    /// What was read the lenient way Core Data reads it, in file order.
+    var warnings: [ModelWarning] = []
 
     static func read(xml: String, file: String) throws(ModelError) -> Model {
         var reader = XMLModelReader(tree: try XMLTree(xml: xml, file: file), map: SourceMap(file: file))
         var model = try reader.readModel()
+        // What momc only warns about is settled before validation, which
+        // would refuse it (see XMLModelReader+Inverses, +Indexes).
+        reader.settleInverses(of: &model)
+        reader.settleIndexes(of: &model)
         model.sourceMap = reader.map
+        model.warnings = reader.warnings
         try model.validate()
         return model
+    }
+
+    mutating func warn(_ kind: ModelErrorKind, _ message: String, at location: ModelLocation?) {
+        warnings.append(ModelWarning(kind, message, file: map.file, line: location?.line, column: location?.column))
     }
 
     func error(_ kind: ModelErrorKind, _ message: String, at location: ModelLocation, suggestion: String? = nil) -> ModelError {

@@ -82,6 +82,7 @@ extension ShellSession {
             do {
                 model = try ModelReader.read(from: path)
                 modelPath = path
+                reportWarnings(of: model)
             } catch {
                 let missing = !FileManager.default.fileExists(atPath: path)
                 throw ShellError(missing ? .cannotOpen : .badDotArgument, missing ? "cannot open model '\(path)': no such file" : "\(error)",

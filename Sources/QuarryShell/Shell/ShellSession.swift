@@ -170,6 +170,12 @@ public final class ShellSession {
         return status
     }
 
+    /// Writes what the model reader converted or ignored (Core Data's
+    /// leniency, see ModelWarning) to the error stream, one line each.
+    func reportWarnings(of model: Model?) {
+        for warning in model?.warnings ?? [] { errors("\(warning)\n") }
+    }
+
     /// Writes a rendered error to the error stream.
     public func report(_ error: ShellError, source: SourceText, file: String?) {
         if error.silent { return }
@@ -196,6 +202,7 @@ extension ShellSession {
                 do { model = try ModelReader.read(from: modelPath) } catch {
                     throw ShellError(.noModel, "\(error)", exitCode: ExitStatus.badInput, located: false)
                 }
+                reportWarnings(of: model)
                 self.modelPath = modelPath
             }
             if openStore { try openNow() }
