@@ -21,6 +21,7 @@ shift || true
 case "$kind" in
 address)
     export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_stack_use_after_return=0}"
+    export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/Scripts/lsan-suppressions.txt:print_suppressions=0}"
     exec swift test --sanitize=address --scratch-path .build-asan "$@"
     ;;
 thread)
