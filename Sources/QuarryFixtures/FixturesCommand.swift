@@ -2,11 +2,13 @@
 // parses arguments and the tests can run the command without a process:
 //
 //     quarry fixtures --model PATH (--out PATH | --postgres URL) [--count Entity=N]...
-//                     [--seed N] [--factories PATH] [--format sqlite|json|ndjson|csv|sql] [--edge-cases]
+//                     [--seed N] [--factories PATH] [--format sqlite|json|ndjson|csv|sql] [--edge-cases] [--force]
 //
 // With a database instead of a path, the caller opens the store (the
 // executable opens PostgreSQL) and the rows replace the store's in one
-// transaction.
+// transaction. Either way, data already there is never replaced without
+// `--force`: a path that exists and is not empty, or a store whose tables
+// hold rows, is refused before anything is generated.
 //
 // Exit codes follow INTERFACES.md: 0 done, 64 bad usage (a `--count`
 // without `=`, an unknown format), 65 bad input (the model or factories
@@ -28,9 +30,9 @@ public enum FixturesCommand {
     /// `isatty(2) != 0` from the executable).
     public static func run(model modelPath: String, out: String, counts: [String] = [], seed: UInt64? = nil,
                            factories factoriesPath: String? = nil, format: String? = nil, edgeCases: Bool = false,
-                           progress: Bool = false) -> Outcome {
+                           force: Bool = false, progress: Bool = false) -> Outcome {
         run(model: modelPath, target: .file(out, format: format), counts: counts, seed: seed, factories: factoriesPath,
-            edgeCases: edgeCases, progress: progress)
+            edgeCases: edgeCases, force: force, progress: progress)
     }
 
     /// Where the rows go: a file in a format, or a store the caller opens
@@ -42,7 +44,7 @@ public enum FixturesCommand {
 
     public static func run(model modelPath: String, target: Target, counts: [String] = [], seed: UInt64? = nil,
                            factories factoriesPath: String? = nil, edgeCases: Bool = false,
-                           progress: Bool = false) -> Outcome {
+                           force: Bool = false, progress: Bool = false) -> Outcome {
         var parsedCounts: [String: Int] = [:]
         for item in counts {
             let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -69,7 +71,15 @@ public enum FixturesCommand {
         }
         do {
             let factories = try factoriesPath.map { (path) throws(FixtureError) in try FactoriesReader.read(from: path) } ?? Factories()
-            let generator = try FixtureGenerator(model: model, factories: factories, seed: seed, counts: parsedCounts, edgeCases: edgeCases)
+            // No --seed and none in the factories: a fresh one, printed in
+            // the summary so that the run can be repeated (`random()` in
+            // factories then differs from run to run, as it should).
+            let chosenSeed = seed ?? factories.seed ?? UInt64.random(in: 1...999_999_999)
+            let generator = try FixtureGenerator(model: model, factories: factories, seed: chosenSeed, counts: parsedCounts, edgeCases: edgeCases)
+            // Checked once the inputs are known good, before any row is made.
+            if case .file(let out, _) = target, !force, let what = existingData(at: out) {
+                return Outcome(stdout: "", stderr: "error: \(out) already holds \(what); add --force to replace it\n", exitCode: 1)
+            }
             let bar = progress ? ProgressBar() : nil
             if let bar { generator.progress = { bar.update($0) } }
             let summary: FixtureSummary
@@ -85,6 +95,11 @@ public enum FixturesCommand {
                 } catch {
                     bar?.finish()
                     return Outcome(stdout: "", stderr: "error: cannot open \(description): \(error)\n", exitCode: 66)
+                }
+                if !force, let rows = try? storedRows(store), rows > 0 {
+                    bar?.finish()
+                    return Outcome(stdout: "", stderr: "error: \(description) already holds \(rows) row\(rows == 1 ? "" : "s"); add --force to replace them\n",
+                                   exitCode: 1)
                 }
                 summary = try generator.write(into: store)
                 destination = description
@@ -102,6 +117,31 @@ public enum FixturesCommand {
             }
             return Outcome(stdout: "", stderr: "\(error)\n", exitCode: code)
         }
+    }
+}
+
+extension FixturesCommand {
+    /// What a path already holds that writing there would replace: nil for
+    /// no file, an empty file or an empty folder.
+    static func existingData(at path: String) -> String? {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue {
+            let entries = (try? fm.contentsOfDirectory(atPath: path)) ?? []
+            return entries.isEmpty ? nil : "\(entries.count) file\(entries.count == 1 ? "" : "s")"
+        }
+        let size = ((try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        return size == 0 ? nil : "data (\(size) bytes)"
+    }
+
+    /// How many rows the store's tables hold (join tables included).
+    static func storedRows(_ store: SQLStore) throws -> Int {
+        var total = 0
+        for table in store.mapping.tableNames {
+            if case .int(let n)? = try store.database.rows("SELECT COUNT(*) FROM \(SQLIdentifier.quoted(table))").first?.first { total += Int(n) }
+        }
+        return total
     }
 }
 
