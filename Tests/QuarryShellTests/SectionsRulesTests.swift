@@ -69,7 +69,7 @@ struct FreshRandomTests {
         #expect(eval(seed: 7) == eval(seed: 7))
         #expect(eval(seed: 7) != eval(seed: 8))
         // Two statements of one session draw different values.
-        let lines = eval(seed: 7).split(separator: "\n")
+        let lines = eval(seed: 7).split(whereSeparator: \.isNewline)
         #expect(lines.count == 8 && lines[1] != lines[3], "\(lines)")
     }
 }

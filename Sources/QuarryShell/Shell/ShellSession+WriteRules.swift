@@ -158,7 +158,7 @@ extension ShellSession {
             throw ShellError(.malformedAssignment, "\(entity.name).\(r.name): no entity '\(named.entity)' in the model", at: span, hints: hint)
         }
         guard namedEntity.isKind(of: r.destination, in: model) else {
-            throw ShellError(.malformedAssignment, "\(entity.name).\(r.name) takes a \(r.destination), not \(named) (a \(namedEntity.name))", at: span)
+            throw ShellError(.malformedAssignment, "\(entity.name).\(r.name) takes a \(r.destination), not \(named)", at: span)
         }
         // The row, and the entity it was stored as.
         guard let table = store.mapping.table(for: namedEntity.name) else { throw ShellError(.malformedAssignment, usage, at: span) }
