@@ -7,9 +7,14 @@
 // the entity's lists, in the model's order, which is how they read back.
 import Foundation
 
-enum ModelArchive {
+public enum ModelArchive {
     /// The model as Quarry's JSON model format.
-    static func json(_ model: Model) -> String {
+    ///
+    /// ```swift
+    /// let text = ModelArchive.json(model)
+    /// assert(try ModelReader.read(json: text) == model)
+    /// ```
+    public static func json(_ model: Model) -> String {
         var document: [(String, String)] = []
         document.append(("entities", "{\n" + model.entities.map { "    " + string($0.name) + ": " + entity($0) }.joined(separator: ",\n") + "\n  }"))
         if !model.fetchRequestTemplates.isEmpty {
