@@ -261,6 +261,11 @@ final class Validator {
         let stored: Value
         do {
             stored = try StoreValues.storable(value, type: a.type, key: a.name, entity: entity)
+        } catch StoreError.outOfRange {
+            // An integer of the right kind that its width cannot hold (the
+            // store refuses to write it): reported as the bound it passes.
+            let range = a.integerRange ?? Int64.min...Int64.max
+            return SortOrder.number(value) < Double(range.lowerBound) ? .tooSmall(minimum: .int(range.lowerBound)) : .tooLarge(maximum: .int(range.upperBound))
         } catch {
             return .typeMismatch(expected: a.type.rawValue, got: value.typeName)
         }
