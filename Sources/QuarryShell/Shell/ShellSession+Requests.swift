@@ -35,6 +35,32 @@ extension ShellSession {
     /// relationship may be set from an object reference (its foreign key
     /// written for every selected object) — all in one transaction.
     func batchUpdate(_ name: Name, _ assignments: [(key: Name, value: QuarrySyntax.Expression)], _ predicate: QuarrySyntax.Predicate?) throws(ShellError) -> Int {
+        let (attributeSet, changeLinks, p) = try plannedUpdate(name, assignments, predicate)
+        let entityName = name.text
+        return try storeCall { s in
+            try s.database.inTransaction {
+                // The objects selected before any attribute changes what the predicate selects.
+                let ids = changeLinks.isEmpty ? [] : try s.fetch(FetchRequest(entity: entityName, predicate: p)).map(\.id)
+                var n = ids.count
+                if !attributeSet.isEmpty {
+                    // Under a watch, the objects it touched are merged into the watch's context.
+                    n = try watch.map { try $0.batchUpdate(s, entity: entityName, predicate: p, set: attributeSet) }
+                        ?? s.batchUpdate(entity: entityName, predicate: p, set: attributeSet)
+                }
+                if !changeLinks.isEmpty {
+                    try setToOne(changeLinks, of: ids, entity: entityName, in: s)
+                    watch?.context.merge(changes: ContextChanges(updated: Set(ids)))
+                }
+                return n
+            }
+        }
+    }
+
+    /// What an UPDATE does, checked (UPDATE and EXPLAIN UPDATE share it):
+    /// the attribute assignments with constants converted and checked, the
+    /// to-one foreign keys to write, and the predicate.
+    func plannedUpdate(_ name: Name, _ assignments: [(key: Name, value: QuarrySyntax.Expression)], _ predicate: QuarrySyntax.Predicate?) throws(ShellError)
+        -> (set: [(String, QuarrySyntax.Expression)], links: [(column: String, target: ObjectID?)], predicate: QuarrySyntax.Predicate?) {
         let e = try entity(name)
         let model = try currentModel()
         let s = try store()
@@ -77,26 +103,7 @@ extension ShellSession {
         }
         let p = try substitute(predicate, entity: name.text)
         try checkUniqueness(e, set: constants, predicate: p, in: s)
-        let entityName = name.text
-        let changeLinks = links
-        let attributeSet = set
-        return try storeCall { s in
-            try s.database.inTransaction {
-                // The objects selected before any attribute changes what the predicate selects.
-                let ids = changeLinks.isEmpty ? [] : try s.fetch(FetchRequest(entity: entityName, predicate: p)).map(\.id)
-                var n = ids.count
-                if !attributeSet.isEmpty {
-                    // Under a watch, the objects it touched are merged into the watch's context.
-                    n = try watch.map { try $0.batchUpdate(s, entity: entityName, predicate: p, set: attributeSet) }
-                        ?? s.batchUpdate(entity: entityName, predicate: p, set: attributeSet)
-                }
-                if !changeLinks.isEmpty {
-                    try setToOne(changeLinks, of: ids, entity: entityName, in: s)
-                    watch?.context.merge(changes: ContextChanges(updated: Set(ids)))
-                }
-                return n
-            }
-        }
+        return (set, links, p)
     }
 
     /// Writes to-one foreign keys of the objects `ids`.
@@ -147,12 +154,14 @@ extension ShellSession {
             try explainFetch(FetchRequest(entity: name.text, predicate: try substitute(predicate, entity: name.text), sortDescriptors: sortDescriptors(sort)),
                              into: &lines)
         case .update(let name, let assignments, let predicate):
-            _ = try entity(name)
-            var set: [(String, QuarrySyntax.Expression)] = []
-            for (k, v) in assignments { do { set.append((k.text, try v.substituting(variables))) } catch { throw ShellError(error) } }
-            let p = try substitute(predicate, entity: name.text)
-            let sql = try storeCall { s in try SQLPlanner.planUpdate(entity: name.text, predicate: p, set: set, mapping: s.mapping, now: s.now()) }
-            if let sql { show(sql) } else { lines.append("sql: none (updated object by object in memory)") }
+            let (set, links, p) = try plannedUpdate(name, assignments, predicate)
+            if !set.isEmpty {
+                let sql = try storeCall { s in try SQLPlanner.planUpdate(entity: name.text, predicate: p, set: set, mapping: s.mapping, now: s.now()) }
+                if let sql { show(sql) } else { lines.append("sql: none (updated object by object in memory)") }
+            }
+            for link in links {
+                lines.append("then: \(SQLIdentifier.quoted(link.column)) = \(link.target.map { "\($0.primaryKey) (\($0))" } ?? "NULL") for each selected object")
+            }
         case .delete(let name, let predicate):
             _ = try entity(name)
             let p = try substitute(predicate, entity: name.text)
