@@ -41,6 +41,35 @@ struct FixturesOverwriteTests {
         #expect(try contents(location).contains(" 9\n"))
     }
 
+    /// `--append` adds after the rows there, keys moved past them, into a
+    /// store of the same model only.
+    @Test(arguments: TestDatabase.available)
+    func appendsToAStoreOfTheSameModel(database: TestDatabase) throws {
+        let location = try database.freshLocation("fixtures-append")
+        #expect(FixturesCommand.run(model: StoreModelTests.company, target: target(location), counts: ["Employee=7"], seed: 1).exitCode == 0)
+        let before = runShell(location, ".mode csv\nFETCH Employee PROPERTIES name, department.name SORT BY name;").out
+        let appended = FixturesCommand.run(model: StoreModelTests.company, target: target(location), counts: ["Employee=5"], seed: 2, append: true)
+        #expect(appended.exitCode == 0, "\(appended.stderr)")
+        let t = runShell(location, ".mode csv\nCOUNT Employee; FETCH Employee PROPERTIES name, department.name SORT BY name;")
+        #expect(t.status == 0 && t.out.hasPrefix("count\r\n12\r\n"), "\(t)")
+        // The rows there before kept their values and their links.
+        let lines = before.split(whereSeparator: \.isNewline).dropFirst()
+        #expect(lines.count == 7)
+        for line in lines {
+            #expect(t.out.contains(line), "lost: \(line)\n\(t)")
+        }
+        if case .sqlite(let path) = location {
+            let store = try SQLStore(path: path, model: try ModelReader.read(from: StoreModelTests.company))
+            #expect(try store.database.rows("PRAGMA foreign_key_check").isEmpty)
+        }
+        // Another model's store is refused, and left as it was.
+        let other = FixturesCommand.run(model: StoreModelTests.tasks, target: target(location), counts: ["Task=2"], seed: 1, append: true)
+        // (A SQLite file is read first; a PostgreSQL schema refuses to open for another model.)
+        #expect([1, 66].contains(other.exitCode) && other.stderr.contains("model"), "\(other.stderr)")
+        #expect(runShell(location, ".mode csv\nCOUNT Employee;").out == "count\r\n12\r\n")
+        #expect(FixturesCommand.run(model: StoreModelTests.company, target: target(location), force: true, append: true).exitCode == 64)
+    }
+
     @Test func refusesAnyNonEmptyFile() throws {
         let path = NSTemporaryDirectory() + "quarry-fixtures-\(getpid())-\(UInt32.random(in: 0 ... .max)).json"
         try "precious".write(toFile: path, atomically: true, encoding: .utf8)
