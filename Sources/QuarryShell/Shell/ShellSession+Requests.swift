@@ -37,21 +37,38 @@ extension ShellSession {
     func batchUpdate(_ name: Name, _ assignments: [(key: Name, value: QuarrySyntax.Expression)], _ predicate: QuarrySyntax.Predicate?) throws(ShellError) -> Int {
         let (attributeSet, changeLinks, p) = try plannedUpdate(name, assignments, predicate)
         let entityName = name.text
+        // A computed value out of its type's range, pointed at where it is set.
+        func located(_ message: String, key: String?) -> ShellError {
+            let span = assignments.first { $0.key.text == key }?.key.span ?? name.span
+            return ShellError(.validationFailed, message, at: span, exitCode: ExitStatus.statementFailed)
+        }
+        let computedIntegers = assignments.filter { a in
+            if case .constant = a.value.kind { return false }
+            return (try? currentModel()).flatMap { m in m.entity(named: entityName)?.attribute(named: a.key.text, in: m)?.type.integerRange } != nil
+        }
         return try storeCall { s in
-            try s.database.inTransaction {
-                // The objects selected before any attribute changes what the predicate selects.
-                let ids = changeLinks.isEmpty ? [] : try s.fetch(FetchRequest(entity: entityName, predicate: p)).map(\.id)
-                var n = ids.count
-                if !attributeSet.isEmpty {
-                    // Under a watch, the objects it touched are merged into the watch's context.
-                    n = try watch.map { try $0.batchUpdate(s, entity: entityName, predicate: p, set: attributeSet) }
-                        ?? s.batchUpdate(entity: entityName, predicate: p, set: attributeSet)
+            do {
+                return try s.database.inTransaction {
+                    // The objects selected before any attribute changes what the predicate selects.
+                    let ids = changeLinks.isEmpty ? [] : try s.fetch(FetchRequest(entity: entityName, predicate: p)).map(\.id)
+                    var n = ids.count
+                    if !attributeSet.isEmpty {
+                        // Under a watch, the objects it touched are merged into the watch's context.
+                        n = try watch.map { try $0.batchUpdate(s, entity: entityName, predicate: p, set: attributeSet) }
+                            ?? s.batchUpdate(entity: entityName, predicate: p, set: attributeSet)
+                    }
+                    if !changeLinks.isEmpty {
+                        try setToOne(changeLinks, of: ids, entity: entityName, in: s)
+                        watch?.context.merge(changes: ContextChanges(updated: Set(ids)))
+                    }
+                    return n
                 }
-                if !changeLinks.isEmpty {
-                    try setToOne(changeLinks, of: ids, entity: entityName, in: s)
-                    watch?.context.merge(changes: ContextChanges(updated: Set(ids)))
-                }
-                return n
+            } catch let e as StoreError {
+                guard case .outOfRange(let key, _, _, _, _) = e else { throw e }
+                throw located(e.description, key: key)
+            } catch let e as PostgresDatabaseError where e.sqlState == "22003" && !computedIntegers.isEmpty {
+                let keys = computedIntegers.map { "\(entityName).\($0.key.text)" }.joined(separator: " or ")
+                throw located("\(keys): the computed value does not fit the attribute's type; nothing was written", key: computedIntegers[0].key.text)
             }
         }
     }
@@ -81,6 +98,7 @@ extension ShellSession {
                 links.append((column, target.isNull ? nil : try reference(target, for: r, of: e, at: value.span, in: s)))
                 continue
             }
+            if e.relationship(named: key.text, in: model) != nil { throw toManyAssignment(key, of: e, verb: "UPDATE") }
             guard let a = e.attribute(named: key.text, in: model) else {
                 let names = e.allAttributes(in: model).map(\.name) + e.allRelationships(in: model).filter { !$0.isToMany }.map(\.name)
                 var error = ShellError(.malformedAssignment, "\(e.name) has no attribute or to-one relationship '\(key.text)' to set", at: key.span,

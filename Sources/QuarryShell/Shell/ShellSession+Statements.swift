@@ -110,7 +110,8 @@ extension ShellSession {
             throw ShellError.failed(Self.databaseMessage(e), code: e.kind == .constraint ? .constraintFailed : .statementFailed)
         } catch let e as PostgresDatabaseError {
             if e.kind == .canceled { throw ShellError.failed("interrupted", code: .interrupted) }
-            throw ShellError.failed(Self.databaseMessage(e), code: e.sqlState?.hasPrefix("23") == true ? .constraintFailed : .statementFailed)
+            let code: ShellCode = e.sqlState == "22003" ? .validationFailed : e.sqlState?.hasPrefix("23") == true ? .constraintFailed : .statementFailed
+            throw ShellError.failed(Self.databaseMessage(e), code: code)
         } catch {
             throw ShellError.failed("\(error)")
         }
@@ -169,6 +170,8 @@ extension ShellSession {
                 let v = attributeValue(value, for: a)
                 attributes.append((key.text, v))
                 given[key.text] = v
+            } else if e.relationship(named: key.text, in: model) != nil {
+                throw toManyAssignment(key, of: e, verb: "INSERT")
             } else {
                 let names = e.allProperties(in: model).map(\.name)
                 var error = ShellError(.malformedAssignment, "\(e.name) has no attribute or to-one relationship '\(key.text)'", at: key.span,

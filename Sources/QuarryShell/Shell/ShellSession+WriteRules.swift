@@ -62,7 +62,8 @@ extension ShellSession {
             fits = true
         case (.integer16, .double(let d)), (.integer32, .double(let d)), (.integer64, .double(let d)):
             let range = a.type.integerRange!
-            guard d == d.rounded(), Double(range.lowerBound) <= d, d < Double(range.upperBound) + 1 else {
+            guard d == d.rounded() else { throw refuse("holds \(a.type.rawValue), not a number with a fraction (\(Self.shown(v)))") }
+            guard Double(range.lowerBound) <= d, d < Double(range.upperBound) + 1 else {
                 throw refuse("is an \(a.type.yamlName) (\(range.lowerBound)…\(range.upperBound)); \(Self.shown(v)) does not fit")
             }
             fits = true
@@ -125,6 +126,16 @@ extension ShellSession {
         case .date(let seconds): return "'" + CellText.iso8601(seconds) + "'"
         default: return Printer.format(v)
         }
+    }
+
+    /// A to-many relationship given a value: statements set attributes and
+    /// to-one relationships only (link from the to-one side instead).
+    func toManyAssignment(_ key: Name, of e: Entity, verb: String) -> ShellError {
+        var error = ShellError(.malformedAssignment, "'\(key.text)' is a to-many relationship of \(e.name); \(verb) sets attributes and to-one relationships",
+                               at: key.span, hints: ["set the to-one side (its inverse) on the related objects instead"])
+        error.code = DiagnosticCode.toManyWithoutQuantifier.rawValue
+        error.stage = "bind"
+        return error
     }
 
     // MARK: - Object references
@@ -263,6 +274,7 @@ extension ShellSession {
             case "23505": return "the change would repeat a value that must be unique; nothing was written"
             case "23503": return "the change would leave a relationship pointing at no object; nothing was written"
             case "23502": return "a required value is missing; nothing was written"
+            case "22003": return "a computed value does not fit its attribute's type; nothing was written"
             default: return e.message
             }
         }
