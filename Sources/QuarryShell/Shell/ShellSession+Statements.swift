@@ -109,7 +109,7 @@ extension ShellSession {
             // Never the database's raw message with the SQL that failed.
             throw ShellError.failed(Self.databaseMessage(e), code: e.kind == .constraint ? .constraintFailed : .statementFailed)
         } catch let e as PostgresDatabaseError {
-            if e.kind == .canceled { throw ShellError.failed("interrupted", code: .interrupted) }
+            if e.kind == .canceled { throw ShellError.failed("\(e)") }   // the driver says why (cancelled, or timed out)
             let code: ShellCode = e.sqlState == "22003" ? .validationFailed : e.sqlState?.hasPrefix("23") == true ? .constraintFailed : .statementFailed
             throw ShellError.failed(Self.databaseMessage(e), code: code)
         } catch {

@@ -275,7 +275,12 @@ extension ShellSession {
             case "23503": return "the change would leave a relationship pointing at no object; nothing was written"
             case "23502": return "a required value is missing; nothing was written"
             case "22003": return "a computed value does not fit its attribute's type; nothing was written"
-            default: return e.message
+            default:
+                // The server's words, without the SQL that failed.
+                var text = e.message + (e.sqlState.map { " (SQLSTATE \($0))" } ?? "")
+                if let d = e.detail, !d.isEmpty { text += "\nDETAIL: \(d)" }
+                if let h = e.hint, !h.isEmpty { text += "\nHINT: \(h)" }
+                return text
             }
         }
         return "\(error)"
