@@ -199,24 +199,10 @@ extension ShellSession {
         } catch let e as ContextError {
             throw ShellError(.malformedAssignment, e.description, at: name.span)
         } catch {
-            throw ShellError.failed(Self.databaseMessage(error), code: .constraintFailed)
+            throw ShellError.failed(Self.databaseMessage(error), code: Self.isConstraintError(error) ? .constraintFailed : .statementFailed)
         }
         watch?.inserted(id)
         return ResultSet(columns: ["inserted"], rows: [[.string(id.description)]])
-    }
-
-    /// `3` or `"Department/3"` as the ID of an object of `entity`.
-    func objectID(_ v: Value, entity: String) -> ObjectID? {
-        switch v {
-        case .int(let pk): return ObjectID(entity: entity, primaryKey: pk)
-        case .string(let s):
-            let parts = s.split(separator: "/")
-            guard parts.count == 2, let pk = Int64(parts[1]) else { return nil }
-            return ObjectID(entity: String(parts[0]), primaryKey: pk)
-        case .object(let ref):
-            return (ref.object as? StoredObject)?.id
-        default: return nil
-        }
     }
 
     // MARK: - SECTIONS

@@ -251,6 +251,13 @@ extension ShellSession {
         }
     }
 
+    /// Whether the database refused a write for a constraint (unique, foreign key, not null).
+    static func isConstraintError(_ error: Error) -> Bool {
+        if let e = error as? SQLiteError { return e.kind == .constraint }
+        if let e = error as? PostgresDatabaseError { return e.sqlState?.hasPrefix("23") == true }
+        return false
+    }
+
     /// What a database error says, without the SQL that failed: a broken
     /// constraint in the model's terms, anything else in the driver's words.
     static func databaseMessage(_ error: Error) -> String {
