@@ -189,7 +189,7 @@ extension ShellSession {
         do {
             let object = try context.insert(name.text)
             for (key, value) in attributes { try object.setValue(value, forKey: key) }
-            for (key, target) in toOne { try object.setValue(target.map { context.object(with: $0) }, forKey: key) }
+            for (key, target) in toOne { try object.setToOneOfNewObject(target.map { context.object(with: $0) }, forKey: key) }
             try context.save()
             id = object.objectID
         } catch let refused as ValidationError {
