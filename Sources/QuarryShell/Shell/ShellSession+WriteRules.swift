@@ -27,19 +27,8 @@ extension ShellSession {
     }
 
     /// Seconds since 2001-01-01 UTC from seconds or ISO 8601 — the rules of
-    /// fixture factories (QuarryFixtures' FixtureValues.date).
-    static func dateSeconds(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed) { return seconds }
-        let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [
-            [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
-        ] {
-            formatter.formatOptions = options
-            if let d = formatter.date(from: trimmed) { return d.timeIntervalSinceReferenceDate }
-        }
-        return nil
-    }
+    /// fixture factories (`DateText`).
+    static func dateSeconds(_ text: String) -> Double? { DateText.seconds(text) }
 
     /// A constant a batch update writes must be of the attribute's type and
     /// fit its range; nil only where the attribute is optional. (The store
