@@ -72,7 +72,7 @@ let package = Package(
         ),
         .testTarget(name: "QuarrySyntaxTests", dependencies: ["QuarrySyntax"]),
         .testTarget(name: "QuarryEvaluationTests", dependencies: ["QuarryEvaluation"]),
-        .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell", "QuarryPostgresTestSupport"]),
+        .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell", "QuarryFixtures", "QuarryPostgresTestSupport"]),
         .testTarget(name: "QuarryModelTests", dependencies: ["QuarryModel"]),
         .testTarget(name: "QuarrySQLiteTests", dependencies: ["QuarrySQLite"]),
         .testTarget(name: "QuarrySQLTests", dependencies: ["QuarrySQL"]),

@@ -8,6 +8,9 @@
 // table's key sequence is moved past them so later inserts get fresh keys.
 // Objects are flushed before the first link: join rows check their foreign
 // keys at once, while the tables' own keys are checked at COMMIT.
+//
+// Appending (`--append`) keeps the rows there and moves every generated key
+// past them (FixtureKeyOffsets.swift).
 
 final class DatabaseFixtureWriter: FixtureWriter {
     private let store: SQLStore
@@ -19,9 +22,18 @@ final class DatabaseFixtureWriter: FixtureWriter {
     private static let maxRows = 1_000
     private static let maxValues = 60_000
 
-    init(store: SQLStore, plan: FixturePlan) throws {
+    /// Moves keys past the rows already there; nil when replacing them (or nothing is there).
+    private let offsets: FixtureKeyOffsets?
+
+    init(store: SQLStore, plan: FixturePlan, append: Bool = false) throws {
         self.store = store
         self.plan = plan
+        if append {
+            let offsets = try FixtureKeyOffsets(store: store, plan: plan)
+            self.offsets = offsets.isZero ? nil : offsets
+            return
+        }
+        offsets = nil
         // Replace what the tables hold, join tables first.
         for table in store.mapping.tableNames.reversed() {
             try store.database.run("DELETE FROM \(SQLIdentifier.quoted(table))")
@@ -32,16 +44,18 @@ final class DatabaseFixtureWriter: FixtureWriter {
         switch record {
         case .object(let o):
             let columns = [StoreMapping.primaryKey, StoreMapping.entityColumn] + o.columns
-            try add(table: o.table, columns: columns, [.int(o.primaryKey), .string(o.entity)] + o.values)
+            let key = offsets?.key(o.primaryKey, in: o.table) ?? o.primaryKey
+            try add(table: o.table, columns: columns, [.int(key), .string(o.entity)] + (offsets?.values(of: o) ?? o.values))
         case .link(let l):
             if !objectsFlushed {
                 try flushAll()
                 objectsFlushed = true
             }
+            let (source, target) = offsets?.link(l) ?? (l.source, l.target)
             if let p = l.position {
-                try add(table: l.table, columns: ["source", "target", "position"], [.int(l.source), .int(l.target), .int(Int64(p))])
+                try add(table: l.table, columns: ["source", "target", "position"], [.int(source), .int(target), .int(Int64(p))])
             } else {
-                try add(table: l.table, columns: ["source", "target"], [.int(l.source), .int(l.target)])
+                try add(table: l.table, columns: ["source", "target"], [.int(source), .int(target)])
             }
         }
     }
@@ -79,17 +93,18 @@ final class DatabaseFixtureWriter: FixtureWriter {
 }
 
 extension FixtureGenerator {
-    /// Generates every record into an open store, replacing its rows, in
-    /// one transaction (nothing changes when any record fails).
+    /// Generates every record into an open store, replacing its rows (or,
+    /// with `append`, after them), in one transaction (nothing changes when
+    /// any record fails).
     @discardableResult
-    public func write(into store: SQLStore) throws(FixtureError) -> FixtureSummary {
+    public func write(into store: SQLStore, append: Bool = false) throws(FixtureError) -> FixtureSummary {
         do {
             return try store.database.inTransaction {
                 var stream = records()
                 guard let plan = stream.plan else { _ = try stream.next(); return FixtureSummary() }
                 var summary = FixtureSummary()
                 var perEntity = [Int](repeating: 0, count: plan.entities.count)
-                let writer = try DatabaseFixtureWriter(store: store, plan: plan)
+                let writer = try DatabaseFixtureWriter(store: store, plan: plan, append: append)
                 while let record = try stream.next() {
                     try writer.write(record)
                     switch record {

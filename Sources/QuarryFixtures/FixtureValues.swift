@@ -7,19 +7,9 @@ import Foundation
 import QuarryModel
 
 enum FixtureValues {
-    /// Seconds since 2001-01-01 UTC from seconds or ISO 8601 (date or date-time).
-    static func date(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed) { return seconds }
-        let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [
-            [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
-        ] {
-            formatter.formatOptions = options
-            if let d = formatter.date(from: trimmed) { return d.timeIntervalSinceReferenceDate }
-        }
-        return nil
-    }
+    /// Seconds since 2001-01-01 UTC from seconds or ISO 8601 (date or
+    /// date-time): `DateText`'s rules, which the shell follows too.
+    static func date(_ text: String) -> Double? { DateText.seconds(text) }
 
     /// The value `text` means for an attribute of `type`, or nil.
     static func value(_ text: String, for type: AttributeType) -> Value? {

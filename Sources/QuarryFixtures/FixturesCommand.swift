@@ -2,11 +2,14 @@
 // parses arguments and the tests can run the command without a process:
 //
 //     quarry fixtures --model PATH (--out PATH | --postgres URL) [--count Entity=N]...
-//                     [--seed N] [--factories PATH] [--format sqlite|json|ndjson|csv|sql] [--edge-cases]
+//                     [--seed N] [--factories PATH] [--format sqlite|json|ndjson|csv|sql] [--edge-cases] [--force | --append]
 //
 // With a database instead of a path, the caller opens the store (the
 // executable opens PostgreSQL) and the rows replace the store's in one
-// transaction.
+// transaction. Either way, data already there is never replaced without
+// `--force`: a path that exists and is not empty, or a store whose tables
+// hold rows, is refused before anything is generated. `--append` adds the
+// rows to a store of the same model instead, after the rows it holds.
 //
 // Exit codes follow INTERFACES.md: 0 done, 64 bad usage (a `--count`
 // without `=`, an unknown format), 65 bad input (the model or factories
@@ -28,9 +31,9 @@ public enum FixturesCommand {
     /// `isatty(2) != 0` from the executable).
     public static func run(model modelPath: String, out: String, counts: [String] = [], seed: UInt64? = nil,
                            factories factoriesPath: String? = nil, format: String? = nil, edgeCases: Bool = false,
-                           progress: Bool = false) -> Outcome {
+                           force: Bool = false, append: Bool = false, progress: Bool = false) -> Outcome {
         run(model: modelPath, target: .file(out, format: format), counts: counts, seed: seed, factories: factoriesPath,
-            edgeCases: edgeCases, progress: progress)
+            edgeCases: edgeCases, force: force, append: append, progress: progress)
     }
 
     /// Where the rows go: a file in a format, or a store the caller opens
@@ -42,7 +45,10 @@ public enum FixturesCommand {
 
     public static func run(model modelPath: String, target: Target, counts: [String] = [], seed: UInt64? = nil,
                            factories factoriesPath: String? = nil, edgeCases: Bool = false,
-                           progress: Bool = false) -> Outcome {
+                           force: Bool = false, append: Bool = false, progress: Bool = false) -> Outcome {
+        if force && append {
+            return Outcome(stdout: "", stderr: "error: give --force (replace the data) or --append (add to it), not both\n", exitCode: 64)
+        }
         var parsedCounts: [String: Int] = [:]
         for item in counts {
             let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -61,6 +67,9 @@ public enum FixturesCommand {
         } else if case .file(let out, _) = target, FixtureFormat(path: out) == nil {
             return Outcome(stdout: "", stderr: "error: cannot tell the format from '\(out)'; add --format sqlite|json|ndjson|csv|sql\n", exitCode: 64)
         }
+        if append, case .file(let out, _) = target, (fixtureFormat ?? FixtureFormat(path: out)) != .sqlite {
+            return Outcome(stdout: "", stderr: "error: --append adds to a store: a SQLite file (--format sqlite) or --postgres\n", exitCode: 64)
+        }
         let model: Model
         do {
             model = try ModelReader.read(from: modelPath)
@@ -69,12 +78,31 @@ public enum FixturesCommand {
         }
         do {
             let factories = try factoriesPath.map { (path) throws(FixtureError) in try FactoriesReader.read(from: path) } ?? Factories()
-            let generator = try FixtureGenerator(model: model, factories: factories, seed: seed, counts: parsedCounts, edgeCases: edgeCases)
+            // No --seed and none in the factories: a fresh one, printed in
+            // the summary so that the run can be repeated (`random()` in
+            // factories then differs from run to run, as it should).
+            let chosenSeed = seed ?? factories.seed ?? UInt64.random(in: 1...999_999_999)
+            let generator = try FixtureGenerator(model: model, factories: factories, seed: chosenSeed, counts: parsedCounts, edgeCases: edgeCases)
+            // Checked once the inputs are known good, before any row is made.
+            if case .file(let out, _) = target, !force, !append, let what = existingData(at: out) {
+                return Outcome(stdout: "", stderr: "error: \(out) already holds \(what); add --force to replace it (or --append to add to a store)\n", exitCode: 1)
+            }
             let bar = progress ? ProgressBar() : nil
             if let bar { generator.progress = { bar.update($0) } }
             let summary: FixtureSummary
             let destination: String
             switch target {
+            case .file(let out, _) where append && existingData(at: out) != nil:
+                let store: SQLStore
+                do {
+                    store = try sameModelStore(at: out, model: model)
+                } catch {
+                    bar?.finish()
+                    return Outcome(stdout: "", stderr: "error: cannot append to \(out): \(error)\n", exitCode: 1)
+                }
+                defer { store.database.close() }
+                summary = try generator.write(into: store, append: true)
+                destination = out
             case .file(let out, _):
                 summary = try generator.write(to: out, format: fixtureFormat)
                 destination = out
@@ -86,7 +114,16 @@ public enum FixturesCommand {
                     bar?.finish()
                     return Outcome(stdout: "", stderr: "error: cannot open \(description): \(error)\n", exitCode: 66)
                 }
-                summary = try generator.write(into: store)
+                if append, (try? SQLStore.storedModel(in: store.database)) != model {
+                    bar?.finish()
+                    return Outcome(stdout: "", stderr: "error: cannot append to \(description): it holds a store of another model\n", exitCode: 1)
+                }
+                if !force, !append, let rows = try? storedRows(store), rows > 0 {
+                    bar?.finish()
+                    return Outcome(stdout: "", stderr: "error: \(description) already holds \(rows) row\(rows == 1 ? "" : "s"); add --force to replace them or --append to add to them\n",
+                                   exitCode: 1)
+                }
+                summary = try generator.write(into: store, append: append)
                 destination = description
             }
             bar?.finish()
@@ -102,6 +139,41 @@ public enum FixturesCommand {
             }
             return Outcome(stdout: "", stderr: "\(error)\n", exitCode: code)
         }
+    }
+}
+
+extension FixturesCommand {
+    /// What a path already holds that writing there would replace: nil for
+    /// no file, an empty file or an empty folder.
+    static func existingData(at path: String) -> String? {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue {
+            let entries = (try? fm.contentsOfDirectory(atPath: path)) ?? []
+            return entries.isEmpty ? nil : "\(entries.count) file\(entries.count == 1 ? "" : "s")"
+        }
+        let size = ((try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        return size == 0 ? nil : "data (\(size) bytes)"
+    }
+
+    /// The store at `path`, when it was made for `model` (its saved model
+    /// is the same): the one kind of store `--append` adds to.
+    static func sameModelStore(at path: String, model: Model) throws -> SQLStore {
+        struct NotTheSameModel: Error, CustomStringConvertible {
+            var description: String { "it holds a store of another model (or not a Quarry store)" }
+        }
+        guard try SQLStore.storedModel(at: path) == model else { throw NotTheSameModel() }
+        return try SQLStore(path: path, model: model)
+    }
+
+    /// How many rows the store's tables hold (join tables included).
+    static func storedRows(_ store: SQLStore) throws -> Int {
+        var total = 0
+        for table in store.mapping.tableNames {
+            if case .int(let n)? = try store.database.rows("SELECT COUNT(*) FROM \(SQLIdentifier.quoted(table))").first?.first { total += Int(n) }
+        }
+        return total
     }
 }
 

@@ -19,6 +19,8 @@ final class SQLFixtureWriter: FixtureWriter {
         for statement in SchemaBuilder.createStatements(for: plan.mapping) { out.write(statement + ";\n") }
         out.write("CREATE TABLE \"_quarry_metadata\" (\"key\" TEXT PRIMARY KEY, \"value\" TEXT);\n")
         out.write("INSERT INTO \"_quarry_metadata\" VALUES ('format', 'quarry-1'), ('entities', \(Self.literal(.string(plan.model.entityNames.joined(separator: ",")))));\n")
+        // The model, as SQLStore saves it, so the loaded dump opens with its path alone.
+        out.write("INSERT INTO \"_quarry_metadata\" VALUES ('model', \(Self.literal(.string(ModelArchive.json(plan.model))))), ('model_format', 'json');\n")
         for entity in plan.entities {
             let columns = [StoreMapping.primaryKey, StoreMapping.entityColumn] + entity.columns
             prefixes.append("INSERT INTO \(SQLIdentifier.quoted(entity.table)) (\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (")

@@ -14,6 +14,7 @@ extension SQLStore {
         if let sql = try SQLPlanner.planUpdate(entity: entity, predicate: predicate, set: set, mapping: mapping, now: now()) {
             return try database.inTransaction {
                 let changed = try database.run(sql.sql, sql.arguments)
+                try checkIntegerRanges(entity: entity, keys: set.map(\.0))   // SQLStore+TypeRanges.swift
                 // Objects already handed out are stale now; later fetches read anew.
                 registeredObjects.removeAll()
                 return changed

@@ -49,10 +49,11 @@ public final class SQLStore {
     }
 
     /// Opens (or creates) the store at `path` (`:memory:` for a private
-    /// in-memory database), creating the schema when the file is new. When
-    /// `modelFile` names the single file the model was read from (YAML, JSON
-    /// or a Core Data `contents` XML), its text is kept in the store so that
-    /// `SQLStore.storedModel(at:)` can reopen it without the model file.
+    /// in-memory database), creating the schema when the file is new. The
+    /// model is kept in the store, so `SQLStore.storedModel(at:)` reopens it
+    /// without the model file: when `modelFile` names the single file the
+    /// model was read from (YAML, JSON or a Core Data `contents` XML), its
+    /// text; otherwise the model written out as JSON.
     ///
     /// A file that holds tables but is not a Quarry store (a Core Data
     /// store, any other SQLite database) is refused with
@@ -81,14 +82,29 @@ public final class SQLStore {
                 try database.run("CREATE TABLE \"_quarry_metadata\" (\"key\" TEXT PRIMARY KEY, \"value\" TEXT)", [])
                 try database.run("INSERT INTO \"_quarry_metadata\" VALUES ('format', 'quarry-1'), ('entities', ?)",
                                  [.string(model.entityNames.joined(separator: ","))])
-                if let modelFile, let source = SQLStore.modelSource(modelFile) {
-                    try database.run("INSERT INTO \"_quarry_metadata\" VALUES ('model', ?), ('model_format', ?)",
-                                     [.string(source.text), .string(source.format)])
-                }
+                try saveModel(modelFile: modelFile)
             }
         } else {
             try checkSchema(existing: Set(tables))
+            // A store made before stores carried their model (or by an older
+            // Quarry) gets this one, now that its tables are known to match.
+            // A read-only file still opens: it just stays without one.
+            if try !hasSavedModel() { try? database.inTransaction { try saveModel(modelFile: modelFile) } }
         }
+    }
+
+    /// Keeps the model in the store so that it reopens with its path alone:
+    /// the model file's own text when it is a single file (comments and
+    /// all), else the model written out as Quarry's JSON format
+    /// (ModelArchive.swift) — a Core Data bundle, or a model made in code.
+    private func saveModel(modelFile: String?) throws {
+        let source = modelFile.flatMap(SQLStore.modelSource) ?? (ModelArchive.json(model), "json")
+        try database.run("INSERT INTO \"_quarry_metadata\" VALUES ('model', ?), ('model_format', ?)",
+                         [.string(source.text), .string(source.format)])
+    }
+
+    private func hasSavedModel() throws -> Bool {
+        !(try database.query("SELECT \"value\" FROM \"_quarry_metadata\" WHERE \"key\" = 'model'", [], as: [.string])).isEmpty
     }
 
     /// An existing store must hold this model's tables: a different model
@@ -230,6 +246,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// A SQLite file with tables of its own that Quarry did not create:
     /// never written to.
     case foreignDatabase(path: String, coreData: Bool, tables: [String])
+    /// An integer outside its attribute type's range (`integer16`: −32768…32767).
+    case outOfRange(key: String, entity: String, value: Value, type: String, range: String)
 
     public var description: String {
         switch self {
@@ -237,6 +255,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .unknownKey(let k, let e, let s): return "\(e) has no attribute or relationship '\(k)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
         case .typeMismatch(let k, let e, let expected, let got): return "\(e).\(k) holds \(expected), not \(got)"
         case .missingValue(let k, let e): return "\(e).\(k) is required and has no default"
+        case .outOfRange(let k, let e, let v, let type, let range):
+            return "\(e).\(k) is an \(type) (\(range)); \(Printer.format(v)) does not fit, nothing was written"
         case .schemaMismatch(let location, let missing, let stored, let entities):
             var text = "the store at \(location) was not made for this model"
             if !missing.isEmpty { text += "; it has no table for \(missing.joined(separator: ", "))" }

@@ -19,12 +19,19 @@ enum StoreValues {
         if v.isNull { return .null }
         switch type {
         case .integer16, .integer32, .integer64:
+            let n: Int64
             switch v {
-            case .int: return v
-            case .bool(let b): return .int(b ? 1 : 0)
-            case .double(let d) where d == d.rounded() && abs(d) < 9.2e18: return .int(Int64(d))
+            case .int(let i): n = i
+            case .bool(let b): n = b ? 1 : 0
+            case .double(let d) where d == d.rounded() && abs(d) < 9.2e18: n = Int64(d)
             default: throw mismatch()
             }
+            // Never a value the type cannot hold (SQLite would keep it).
+            if type != .integer64, let range = type.integerRange, !range.contains(n) {
+                throw StoreError.outOfRange(key: key, entity: entity, value: v, type: type.yamlName,
+                                            range: "\(range.lowerBound)…\(range.upperBound)")
+            }
+            return .int(n)
         case .boolean:
             switch v {
             case .bool(let b): return .int(b ? 1 : 0)

@@ -261,6 +261,11 @@ final class Validator {
         let stored: Value
         do {
             stored = try StoreValues.storable(value, type: a.type, key: a.name, entity: entity)
+        } catch StoreError.outOfRange {
+            // An integer of the right kind that its width cannot hold (the
+            // store refuses to write it): reported as the bound it passes.
+            let range = a.integerRange ?? Int64.min...Int64.max
+            return SortOrder.number(value) < Double(range.lowerBound) ? .tooSmall(minimum: .int(range.lowerBound)) : .tooLarge(maximum: .int(range.upperBound))
         } catch {
             return .typeMismatch(expected: a.type.rawValue, got: value.typeName)
         }
@@ -418,5 +423,26 @@ final class CheckedAttribute {
 enum StoreMappingRoot {
     static func root(_ entity: Entity, _ model: Model) -> String {
         entity.ancestors(in: model).last?.name ?? entity.name
+    }
+}
+
+extension ManagedObject {
+    /// Sets a to-one relationship of an object inserted and not yet saved,
+    /// leaving the related object's inverse to-many as it is: the inverse is
+    /// not loaded (a department with 100,000 employees would be read whole
+    /// for one new employee). For a relationship kept as a foreign key on
+    /// this object's row the save writes the same row either way, and
+    /// validation sees the same value; any other, or an object not newly
+    /// inserted, goes through `setValue(_:forKey:)`. Meant for a context
+    /// that inserts and saves one object and is then dropped (the shell's
+    /// INSERT), whose in-memory inverses nobody reads afterwards.
+    public func setToOneOfNewObject(_ target: ManagedObject?, forKey key: String) throws {
+        let context = try liveContext()
+        guard isInserted, let p = property(key), p.kind == .toOne, case .relationship(let r) = p.property,
+              case .foreignKey? = context.store.mapping.storage(of: r.name, of: entity.name) else {
+            return try setValue(target, forKey: key)
+        }
+        if let target { try context.checkRelatable(target, to: r) }
+        context.setPrimitive(self, r.name, .toOne(target?.objectID))
     }
 }

@@ -1,5 +1,5 @@
 // `quarry fixtures --model PATH (--out PATH | --postgres URL) [--count Entity=N]...
-//  [--seed N] [--factories PATH] [--format sqlite|json|ndjson|csv|sql] [--edge-cases]`:
+//  [--seed N] [--factories PATH] [--format sqlite|json|ndjson|csv|sql] [--edge-cases] [--force | --append]`:
 // deterministic test data from a model (the work is QuarryFixtures').
 import ArgumentParser
 import Foundation
@@ -20,6 +20,8 @@ struct Fixtures: ParsableCommand {
     @Option(help: "A factories file (YAML).") var factories: String?
     @Option(help: "sqlite, json, ndjson, csv or sql.") var format: String?
     @Flag(name: .customLong("edge-cases"), help: "Values that break naive predicate implementations.") var edgeCases = false
+    @Flag(help: "Replace the data already at --out or in the --postgres store (refused without it).") var force = false
+    @Flag(help: "Add to the store at --out (SQLite) or --postgres, which must have the same model.") var append = false
 
     func validate() throws {
         if postgres != nil && out != nil { throw ValidationError("give --out PATH or --postgres URL, not both") }
@@ -36,7 +38,7 @@ struct Fixtures: ParsableCommand {
             target = .file(out!, format: format)
         }
         let outcome = FixturesCommand.run(model: model, target: target, counts: counts, seed: seed, factories: factories,
-                                          edgeCases: edgeCases, progress: isatty(2) != 0)
+                                          edgeCases: edgeCases, force: force, append: append, progress: isatty(2) != 0)
         if !outcome.stdout.isEmpty { FileHandle.standardOutput.write(outcome.stdout.data(using: .utf8)!) }
         if !outcome.stderr.isEmpty { FileHandle.standardError.write(outcome.stderr.data(using: .utf8)!) }
         if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }

@@ -27,6 +27,7 @@ struct Shell: ParsableCommand {
     @Option(help: "Where predicates run: sql or memory.") var engine: String = "sql"
     @Flag(help: "Run everything even after an error.") var keepGoing = false
     @Option(name: .customLong("error-format"), help: "Errors as 'human' or 'json'.") var errorFormat = "human"
+    @Option(help: "Seed random(), random: and randomn: (fresh values in every run without it).") var seed: UInt64?
     @Option(name: .customLong("arg"), help: "A value for the %@, %d, %K ... of each statement, in order (JSON, or a plain string).")
     var args: [String] = []
     @Option(name: .customShort("c"), help: "A statement or dot-command to run (repeatable).") var command: [String] = []
@@ -39,8 +40,9 @@ struct Shell: ParsableCommand {
     }
 
     func run() throws {
-        let options = ShellOptions(store: store, postgres: postgres, model: model, mode: mode, engine: engine, keepGoing: keepGoing,
+        var options = ShellOptions(store: store, postgres: postgres, model: model, mode: mode, engine: engine, keepGoing: keepGoing,
                                    errorFormat: errorFormat, arguments: args, sources: Self.orderedSources())
+        options.seed = seed
         let status = options.run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -21,6 +21,8 @@ struct ShellOptions {
     var engine = "sql"
     var keepGoing = false
     var errorFormat = "human"
+    /// `--seed N`: the same `random()` values in every run (fresh ones without it).
+    var seed: UInt64?
     /// `--arg` values, as typed.
     var arguments: [String] = []
     /// Files and -c statements in command-line order.
@@ -64,6 +66,7 @@ struct ShellOptions {
                 case "--mode": mode = value
                 case "--engine": engine = value
                 case "--error-format": errorFormat = value
+                case "--seed": guard let n = UInt64(value) else { return nil }; seed = n
                 default: return nil
                 }
                 continue
@@ -99,6 +102,7 @@ struct ShellOptions {
         session.engine = FetchEngine(rawValue: engine)!
         session.jsonErrors = errorFormat == "json"
         session.arguments = arguments.map(CommandLineValue.parse)
+        if let seed { session.randomSeed = seed }
         var status = session.setUp(modelPath: model, openStore: store != nil || postgres != nil)
         if status == 0 {
             if interactive {

@@ -52,7 +52,8 @@ struct PostgresShellTests {
         #expect(!empty.err.contains("password"))
 
         let companyPath = packageRoot.appendingPathComponent("Examples/Models/Company.yaml").path
-        let created = transcript([.command(".model \(companyPath)"), .command(".open \(url)"),
+        // `.open` takes the model given with it (a `.model` before it is left with the store open then).
+        let created = transcript([.command(".open \(url) --model \(companyPath)"),
                                   .command("INSERT Department {name: 'Ops'}"), .command("COUNT Department")])
         #expect(created.status == 0, "\(created.err)")
         #expect(created.out.contains("     1\n"), "\(created.out)")

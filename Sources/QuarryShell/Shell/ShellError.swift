@@ -26,6 +26,11 @@ public enum ShellCode: String, Sendable, CaseIterable {
     case interrupted = "R003"
     case notSupported = "R004"
     case noModel = "R005"
+    /// A write the model's rules refuse (required, bounds, pattern, uniqueness, Deny).
+    case validationFailed = "R006"
+    /// A write that would break a constraint the store keeps (uniqueness,
+    /// a relationship to an object that does not exist).
+    case constraintFailed = "R007"
 }
 
 /// A located error of the shell, ready to render.

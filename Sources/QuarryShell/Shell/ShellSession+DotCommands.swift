@@ -9,7 +9,7 @@ extension ShellSession {
     static let dotCommands: [(String, String)] = [
         (".help", "show this help"),
         (".quit", "leave the shell (also .exit, Ctrl-D)"),
-        (".open PATH|URL", "open or create a SQLite store (:memory: for a new in-memory one) or a PostgreSQL one (postgres://...)"),
+        (".open PATH|URL", "open or create a SQLite store (:memory: for a new in-memory one) or a PostgreSQL one (postgres://...); its own model, or --model M"),
         (".model PATH", "read a model (YAML, JSON, .xcdatamodeld) and reopen the store with it"),
         (".schema [ENTITY]", "show the model's entities, attributes and relationships"),
         (".mode [MODE]", "output mode: " + OutputMode.allCases.map(\.rawValue).joined(separator: ", ")),
@@ -65,12 +65,10 @@ extension ShellSession {
         case ".quit", ".exit":
             quitRequested = true
         case ".open":
-            let path = try argument(".open PATH|URL")
-            let previous = (location, openStore)
-            location = StoreLocation(opening: path)
-            openStore = nil
-            do throws(ShellError) { _ = try store() } catch {
-                (location, openStore) = previous
+            let path = try argument(".open PATH|URL [--model MODEL]")
+            // The store's own model, or the one given here (ShellSession.reopen).
+            let modelArgument = arguments.count >= 3 && arguments[1] == "--model" ? resolve(arguments[2], file: file) : nil
+            do throws(ShellError) { try reopen(path, modelPath: modelArgument) } catch {
                 var located = error
                 located.located = true
                 located.span = words[1].1

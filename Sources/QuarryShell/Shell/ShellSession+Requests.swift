@@ -28,30 +28,115 @@ extension ShellSession {
         request.returnsDistinctResults = f.distinct
     }
 
+    /// `UPDATE Entity SET key = value, ... [WHERE p]`: a batch update (no
+    /// validation, as in Core Data), but constants are checked against
+    /// their attribute's type and range first, a uniqueness constraint is
+    /// checked before the database would refuse it, and a to-one
+    /// relationship may be set from an object reference (its foreign key
+    /// written for every selected object) — all in one transaction.
     func batchUpdate(_ name: Name, _ assignments: [(key: Name, value: QuarrySyntax.Expression)], _ predicate: QuarrySyntax.Predicate?) throws(ShellError) -> Int {
+        let (attributeSet, changeLinks, p) = try plannedUpdate(name, assignments, predicate)
+        let entityName = name.text
+        // A computed value out of its type's range, pointed at where it is set.
+        func located(_ message: String, key: String?) -> ShellError {
+            let span = assignments.first { $0.key.text == key }?.key.span ?? name.span
+            return ShellError(.validationFailed, message, at: span, exitCode: ExitStatus.statementFailed)
+        }
+        let computedIntegers = assignments.filter { a in
+            if case .constant = a.value.kind { return false }
+            return (try? currentModel()).flatMap { m in m.entity(named: entityName)?.attribute(named: a.key.text, in: m)?.type.integerRange } != nil
+        }
+        return try storeCall { s in
+            do {
+                return try s.database.inTransaction {
+                    // The objects selected before any attribute changes what the predicate selects.
+                    let ids = changeLinks.isEmpty ? [] : try s.fetch(FetchRequest(entity: entityName, predicate: p)).map(\.id)
+                    var n = ids.count
+                    if !attributeSet.isEmpty {
+                        // Under a watch, the objects it touched are merged into the watch's context.
+                        n = try watch.map { try $0.batchUpdate(s, entity: entityName, predicate: p, set: attributeSet) }
+                            ?? s.batchUpdate(entity: entityName, predicate: p, set: attributeSet)
+                    }
+                    if !changeLinks.isEmpty {
+                        try setToOne(changeLinks, of: ids, entity: entityName, in: s)
+                        watch?.context.merge(changes: ContextChanges(updated: Set(ids)))
+                    }
+                    return n
+                }
+            } catch let e as StoreError {
+                guard case .outOfRange(let key, _, _, _, _) = e else { throw e }
+                throw located(e.description, key: key)
+            } catch let e as PostgresDatabaseError where e.sqlState == "22003" && !computedIntegers.isEmpty {
+                let keys = computedIntegers.map { "\(entityName).\($0.key.text)" }.joined(separator: " or ")
+                throw located("\(keys): the computed value does not fit the attribute's type; nothing was written", key: computedIntegers[0].key.text)
+            }
+        }
+    }
+
+    /// What an UPDATE does, checked (UPDATE and EXPLAIN UPDATE share it):
+    /// the attribute assignments with constants converted and checked, the
+    /// to-one foreign keys to write, and the predicate.
+    func plannedUpdate(_ name: Name, _ assignments: [(key: Name, value: QuarrySyntax.Expression)], _ predicate: QuarrySyntax.Predicate?) throws(ShellError)
+        -> (set: [(String, QuarrySyntax.Expression)], links: [(column: String, target: ObjectID?)], predicate: QuarrySyntax.Predicate?) {
         let e = try entity(name)
         let model = try currentModel()
+        let s = try store()
         var set: [(String, QuarrySyntax.Expression)] = []
+        var constants: [(key: Name, value: Value?)] = []
+        var links: [(column: String, target: ObjectID?)] = []
         for (key, value) in assignments {
-            guard e.attribute(named: key.text, in: model) != nil else {
-                let names = e.allAttributes(in: model).map(\.name)
-                var error = ShellError(.malformedAssignment, "\(e.name) has no attribute '\(key.text)' to set", at: key.span,
+            if let r = e.relationship(named: key.text, in: model), !r.isToMany {
+                let target = try constant(value)
+                if target.isNull && !r.isOptional {
+                    throw ShellError(.validationFailed, "\(e.name).\(r.name) is required; it cannot be set to nil; nothing was written",
+                                     at: value.span, exitCode: ExitStatus.statementFailed)
+                }
+                guard case .foreignKey(let column)? = s.mapping.storage(of: r.name, of: e.name) else {
+                    throw ShellError(.notSupported, "\(e.name).\(r.name) is kept on the \(r.destination) side; set it there",
+                                     at: key.span, exitCode: ExitStatus.statementFailed)
+                }
+                links.append((column, target.isNull ? nil : try reference(target, for: r, of: e, at: value.span, in: s)))
+                continue
+            }
+            if e.relationship(named: key.text, in: model) != nil { throw toManyAssignment(key, of: e, verb: "UPDATE") }
+            guard let a = e.attribute(named: key.text, in: model) else {
+                let names = e.allAttributes(in: model).map(\.name) + e.allRelationships(in: model).filter { !$0.isToMany }.map(\.name)
+                var error = ShellError(.malformedAssignment, "\(e.name) has no attribute or to-one relationship '\(key.text)' to set", at: key.span,
                                        hints: Suggestions.closest(to: key.text, among: names).map { ["did you mean '\($0)'?"] } ?? [])
                 error.code = DiagnosticCode.unknownKeyInModel.rawValue
                 error.stage = "bind"
                 throw error
             }
-            do { set.append((key.text, try value.substituting(variables))) } catch { throw ShellError(error) }
+            var expression: QuarrySyntax.Expression
+            do { expression = try value.substituting(variables) } catch { throw ShellError(error) }
+            if case .constant(let v) = expression.kind {
+                let converted = attributeValue(v, for: a)
+                try checkConstant(converted, for: a, of: e, at: value.span)
+                expression = QuarrySyntax.Expression(.constant(converted), span: expression.span)
+                constants.append((key, converted))
+            } else {
+                constants.append((key, nil))
+            }
+            set.append((key.text, expression))
         }
-        let p = try substitute(predicate)
-        // Under a watch, the objects it touched are merged into the watch's context.
-        if let watch { return try storeCall { s in try watch.batchUpdate(s, entity: name.text, predicate: p, set: set) } }
-        return try storeCall { s in try s.batchUpdate(entity: name.text, predicate: p, set: set) }
+        let p = try substitute(predicate, entity: name.text)
+        try checkUniqueness(e, set: constants, predicate: p, in: s)
+        return (set, links, p)
+    }
+
+    /// Writes to-one foreign keys of the objects `ids`.
+    private func setToOne(_ links: [(column: String, target: ObjectID?)], of ids: [ObjectID], entity: String, in s: SQLStore) throws {
+        guard !ids.isEmpty, let table = s.mapping.table(for: entity) else { return }
+        let assignments = links.map { SQLIdentifier.quoted($0.column) + " = ?" }.joined(separator: ", ")
+        let values = links.map { $0.target.map { Value.int($0.primaryKey) } ?? .null }
+        let run = try s.database.preparedRunner("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments) WHERE \(SQLIdentifier.quoted(StoreMapping.primaryKey)) = ?")
+        for id in ids { try run(values + [.int(id.primaryKey)]) }
+        s.forgetObjects()
     }
 
     func batchDelete(_ name: Name, _ predicate: QuarrySyntax.Predicate?) throws(ShellError) -> Int {
         _ = try entity(name)
-        let p = try substitute(predicate)
+        let p = try substitute(predicate, entity: name.text)
         if let watch { return try storeCall { s in try watch.batchDelete(s, entity: name.text, predicate: p) } }
         return try storeCall { s in try s.batchDelete(entity: name.text, predicate: p) }
     }
@@ -67,7 +152,7 @@ extension ShellSession {
         switch statement {
         case .fetch(let f):
             _ = try entity(f.entity)
-            var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate),
+            var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate, entity: f.entity.text),
                                        sortDescriptors: sortDescriptors(f.sort), fetchLimit: f.limit, fetchOffset: f.offset ?? 0)
             if !f.properties.isEmpty || !f.groupBy.isEmpty {
                 try fillDictionaryRequest(&request, f)
@@ -79,23 +164,25 @@ extension ShellSession {
             }
         case .count(let name, let predicate):
             _ = try entity(name)
-            let request = FetchRequest(entity: name.text, predicate: try substitute(predicate))
+            let request = FetchRequest(entity: name.text, predicate: try substitute(predicate, entity: name.text))
             let plan = try storeCall { s in try s.explain(request) }
             if let count = plan.countSQL { show(count) } else { try explainFetch(request, into: &lines) }
         case .sections(let name, _, let predicate, let sort):
             _ = try entity(name)
-            try explainFetch(FetchRequest(entity: name.text, predicate: try substitute(predicate), sortDescriptors: sortDescriptors(sort)),
+            try explainFetch(FetchRequest(entity: name.text, predicate: try substitute(predicate, entity: name.text), sortDescriptors: sortDescriptors(sort)),
                              into: &lines)
         case .update(let name, let assignments, let predicate):
-            _ = try entity(name)
-            var set: [(String, QuarrySyntax.Expression)] = []
-            for (k, v) in assignments { do { set.append((k.text, try v.substituting(variables))) } catch { throw ShellError(error) } }
-            let p = try substitute(predicate)
-            let sql = try storeCall { s in try SQLPlanner.planUpdate(entity: name.text, predicate: p, set: set, mapping: s.mapping, now: s.now()) }
-            if let sql { show(sql) } else { lines.append("sql: none (updated object by object in memory)") }
+            let (set, links, p) = try plannedUpdate(name, assignments, predicate)
+            if !set.isEmpty {
+                let sql = try storeCall { s in try SQLPlanner.planUpdate(entity: name.text, predicate: p, set: set, mapping: s.mapping, now: s.now()) }
+                if let sql { show(sql) } else { lines.append("sql: none (updated object by object in memory)") }
+            }
+            for link in links {
+                lines.append("then: \(SQLIdentifier.quoted(link.column)) = \(link.target.map { "\($0.primaryKey) (\($0))" } ?? "NULL") for each selected object")
+            }
         case .delete(let name, let predicate):
             _ = try entity(name)
-            let p = try substitute(predicate)
+            let p = try substitute(predicate, entity: name.text)
             let sql = try storeCall { s in try SQLPlanner.planKeys(entity: name.text, predicate: p, mapping: s.mapping, now: s.now()) }
             if let sql { show(sql) } else { lines.append("keys: selected in memory") }
             lines.append("then: delete rules (deny, cascade, nullify) in one transaction")

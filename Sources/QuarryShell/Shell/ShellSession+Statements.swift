@@ -21,14 +21,14 @@ extension ShellSession {
             return .rows(try fetch(f))
         case .count(let name, let predicate):
             _ = try entity(name)
-            let request = FetchRequest(entity: name.text, predicate: try substitute(predicate))
+            let request = FetchRequest(entity: name.text, predicate: try substitute(predicate, entity: name.text))
             let n = try storeCall { s in try s.count(request, engine: engine) }
             return .rows(ResultSet(columns: ["count"], rows: [[.int(Int64(n))]]))
         case .eval(let e):
             return .rows(ResultSet(columns: [Printer.format(e)], rows: [[try constant(e)]]))
         case .evalPredicate(let p):
             let value: Bool
-            do { value = try Evaluator.compile(p.substituting(variables)).evaluate(.null, variables: variables) } catch { throw ShellError(error) }
+            do { value = try Evaluator.compile(p.substituting(variables), options: evaluationOptions()).evaluate(.null, variables: variables) } catch { throw ShellError(error) }
             return .rows(ResultSet(columns: [Printer.format(p)], rows: [[.bool(value)]]))
         case .insert(let name, let values):
             let rows = try insert(name, values)
@@ -64,15 +64,20 @@ extension ShellSession {
         return e
     }
 
-    func substitute(_ p: QuarrySyntax.Predicate?) throws(ShellError) -> QuarrySyntax.Predicate? {
+    /// `p` with `$variables` replaced; with `entity`, ISO 8601 text compared
+    /// to a date attribute is read as the date (ShellSession+WriteRules.swift).
+    func substitute(_ p: QuarrySyntax.Predicate?, entity: String? = nil) throws(ShellError) -> QuarrySyntax.Predicate? {
         guard let p else { return nil }
-        do { return try p.substituting(variables) } catch { throw ShellError(error) }
+        let substituted: QuarrySyntax.Predicate
+        do { substituted = try p.substituting(variables) } catch { throw ShellError(error) }
+        guard let entity else { return substituted }
+        return readingDates(substituted, entity: entity, model: try currentModel())
     }
 
     /// An expression with no object: `EVAL`, `SET`, INSERT values.
     func constant(_ e: QuarrySyntax.Expression) throws(ShellError) -> Value {
         do {
-            return try Evaluator.compile(e.substituting(variables)).evaluate(.null, variables: variables)
+            return try Evaluator.compile(e.substituting(variables), options: evaluationOptions()).evaluate(.null, variables: variables)
         } catch {
             throw ShellError(error)
         }
@@ -89,14 +94,24 @@ extension ShellSession {
             throw ShellError(d)
         } catch let e as StoreError {
             var error = ShellError.failed(e.description)
-            if case .typeMismatch = e { error.code = DiagnosticCode.bindTypeMismatch.rawValue } else {
-                error.code = DiagnosticCode.unknownKeyInModel.rawValue
+            switch e {
+            case .outOfRange, .deleteDenied:
+                // The model's rules refusing a write: the statement failed.
+                error.code = ShellCode.validationFailed.rawValue
+                throw error
+            case .typeMismatch: error.code = DiagnosticCode.bindTypeMismatch.rawValue
+            default: error.code = DiagnosticCode.unknownKeyInModel.rawValue
             }
             error.exitCode = ExitStatus.badInput
             throw error
         } catch let e as SQLiteError {
             if e.kind == .interrupted { throw ShellError.failed("interrupted", code: .interrupted) }
-            throw ShellError.failed(e.description)
+            // Never the database's raw message with the SQL that failed.
+            throw ShellError.failed(Self.databaseMessage(e), code: e.kind == .constraint ? .constraintFailed : .statementFailed)
+        } catch let e as PostgresDatabaseError {
+            if e.kind == .canceled { throw ShellError.failed("\(e)") }   // the driver says why (cancelled, or timed out)
+            let code: ShellCode = e.sqlState == "22003" ? .validationFailed : e.sqlState?.hasPrefix("23") == true ? .constraintFailed : .statementFailed
+            throw ShellError.failed(Self.databaseMessage(e), code: code)
         } catch {
             throw ShellError.failed("\(error)")
         }
@@ -122,7 +137,7 @@ extension ShellSession {
 
     func fetch(_ f: FetchStatement) throws(ShellError) -> ResultSet {
         let e = try entity(f.entity)
-        var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate),
+        var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate, entity: f.entity.text),
                                    sortDescriptors: sortDescriptors(f.sort), fetchLimit: f.limit, fetchOffset: f.offset ?? 0)
         request.fetchBatchSize = f.batchSize ?? 0
         if !f.properties.isEmpty || !f.groupBy.isEmpty {
@@ -135,21 +150,28 @@ extension ShellSession {
 
     // MARK: - INSERT
 
+    /// `INSERT Entity {key: value, ...}`: one object, inserted and saved
+    /// through a context of its own, so the model's rules apply exactly as
+    /// in a save (ShellSession+WriteRules.swift words the refusals).
     func insert(_ name: Name, _ values: [(key: Name, value: QuarrySyntax.Expression)]) throws(ShellError) -> ResultSet {
         let e = try entity(name)
         let model = try currentModel()
-        var attributes: [String: Value] = [:]
-        var toOne: [String: ObjectID] = [:]
+        let s = try store()
+        var attributes: [(String, Value)] = []
+        var toOne: [(String, ObjectID?)] = []
+        var spans: [String: SourceSpan] = [:]
+        var given: [String: Value] = [:]
         for (key, expression) in values {
             let value = try constant(expression)
+            spans[key.text] = expression.span
             if let r = e.relationship(named: key.text, in: model), !r.isToMany {
-                guard let id = objectID(value, entity: r.destination) else {
-                    throw ShellError(.malformedAssignment, "\(key.text) takes a \(r.destination): its primary key or '\(r.destination)/<key>'",
-                                     at: expression.span)
-                }
-                toOne[key.text] = id
-            } else if e.attribute(named: key.text, in: model) != nil {
-                attributes[key.text] = value
+                toOne.append((key.text, value.isNull ? nil : try reference(value, for: r, of: e, at: expression.span, in: s)))
+            } else if let a = e.attribute(named: key.text, in: model) {
+                let v = attributeValue(value, for: a)
+                attributes.append((key.text, v))
+                given[key.text] = v
+            } else if e.relationship(named: key.text, in: model) != nil {
+                throw toManyAssignment(key, of: e, verb: "INSERT")
             } else {
                 let names = e.allProperties(in: model).map(\.name)
                 var error = ShellError(.malformedAssignment, "\(e.name) has no attribute or to-one relationship '\(key.text)'", at: key.span,
@@ -159,48 +181,58 @@ extension ShellSession {
                 throw error
             }
         }
-        let id = try storeCall { s in try s.insert(name.text, attributes, toOne: toOne) }
+        guard !e.isAbstract else {
+            throw ShellError(.malformedAssignment, "\(e.name) is abstract: insert one of its sub-entities", at: name.span)
+        }
+        let context = Context(store: s)
+        let id: ObjectID
+        do {
+            let object = try context.insert(name.text)
+            for (key, value) in attributes { try object.setValue(value, forKey: key) }
+            for (key, target) in toOne { try object.setToOneOfNewObject(target.map { context.object(with: $0) }, forKey: key) }
+            try context.save()
+            id = object.objectID
+        } catch let refused as ValidationError {
+            throw refusal(refused, verb: "INSERT", spans: spans, values: given, fallback: name.span)
+        } catch let e as SQLiteError where e.kind == .interrupted {
+            throw ShellError.failed("interrupted", code: .interrupted)
+        } catch let e as ContextError {
+            throw ShellError(.malformedAssignment, e.description, at: name.span)
+        } catch {
+            throw ShellError.failed(Self.databaseMessage(error), code: Self.isConstraintError(error) ? .constraintFailed : .statementFailed)
+        }
         watch?.inserted(id)
         return ResultSet(columns: ["inserted"], rows: [[.string(id.description)]])
     }
 
-    /// `3` or `"Department/3"` as the ID of an object of `entity`.
-    func objectID(_ v: Value, entity: String) -> ObjectID? {
-        switch v {
-        case .int(let pk): return ObjectID(entity: entity, primaryKey: pk)
-        case .string(let s):
-            let parts = s.split(separator: "/")
-            guard parts.count == 2, let pk = Int64(parts[1]) else { return nil }
-            return ObjectID(entity: String(parts[0]), primaryKey: pk)
-        case .object(let ref):
-            return (ref.object as? StoredObject)?.id
-        default: return nil
-        }
-    }
-
     // MARK: - SECTIONS
 
+    /// `SECTIONS Entity BY keyPath [WHERE p] SORT BY ...`: the sections a
+    /// fetched-results controller makes of the fetch, so SECTIONS refuses
+    /// what the library refuses (with `.watch`'s codes: ShellSession+Watch.swift)
+    /// and names sections as it does (nil is "", true is "1", index titles
+    /// from the name).
     func sections(_ name: Name, _ keyPath: Name, _ predicate: QuarrySyntax.Predicate?, _ sort: [SortItem]) throws(ShellError) -> StatementOutput {
         let e = try entity(name)
+        let firstSort = try checkSectioned(e, keyPath: keyPath, sort: sort, noSort: ShellError(
+            .badDotArgument, "SECTIONS needs SORT BY: a section is a run of objects with equal keys in that order",
+            at: keyPath.span, hints: ["add SORT BY \(keyPath.text), ... (the section key first)"]))
         let columns = try defaultColumns(e)
-        let request = FetchRequest(entity: name.text, predicate: try substitute(predicate), sortDescriptors: sortDescriptors(sort))
-        let objects = try storeCall { s in try s.fetch(request, engine: engine) }
-        let key: CompiledExpression
-        do { key = try Evaluator.compile(Parser.parseExpression(keyPath.text)) } catch { throw ShellError(error).shifted(by: keyPath.span.start) }
-        var result: [ResultSection] = []
-        var currentKey: Value?
-        for object in objects {
-            let value: Value
-            do throws(Diagnostic) { value = try key.evaluate(.object(ObjectReference(object))) } catch { throw ShellError(error).shifted(by: keyPath.span.start) }
-            // Consecutive objects with equal keys form a section, as in
-            // NSFetchedResultsController: the sort must group them.
-            if currentKey == nil || currentKey! != value || result.isEmpty {
-                let title = value.isNull ? "" : String(CellText.text(value).prefix(1)).uppercased()
-                result.append(ResultSection(name: CellText.text(value), indexTitle: title, rows: ResultSet(columns: columns, rows: [])))
-                currentKey = value
+        let request = FetchRequest(entity: name.text, predicate: try substitute(predicate, entity: name.text), sortDescriptors: sortDescriptors(sort))
+        let sections = try storeCall { s throws -> [ResultSection] in
+            // Rows are read while the context lives: its objects reach related ones through it.
+            let context = Context(store: s)
+            let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: keyPath.text)
+            do { try controller.performFetch() } catch let e as FetchedResultsError {
+                throw ShellError(.badDotArgument, e.description, at: firstSort.span)
             }
-            result[result.count - 1].rows.rows.append(rows([object], columns)[0])
+            return withExtendedLifetime(context) {
+                (controller.sections ?? []).map { section in
+                    ResultSection(name: section.name, indexTitle: section.indexTitle ?? "",
+                                  rows: ResultSet(columns: columns, rows: section.objects.map { o in columns.map { Watch.printable(o.value(forKey: $0) ?? .null) } }))
+                }
+            }
         }
-        return .sections(columns: columns, result)
+        return .sections(columns: columns, sections)
     }
 }

@@ -19,7 +19,7 @@ extension ShellSession {
     func streamFetch(_ f: FetchStatement) throws(ShellError) {
         let e = try entity(f.entity)
         let model = try currentModel()
-        var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate),
+        var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate, entity: f.entity.text),
                                    sortDescriptors: sortDescriptors(f.sort), fetchLimit: f.limit, fetchOffset: f.offset ?? 0)
         request.fetchBatchSize = f.batchSize ?? 0
         let columns = try defaultColumns(e)

@@ -7,9 +7,10 @@
 //
 // The statement after `.watch` is parsed and checked like any statement, so
 // its errors are the statement's own, pointing into the dot-command's line.
-// The watch checks more than SECTIONS does: only a SECTIONS statement can be
-// watched, it needs SORT BY (a fetched-results controller keeps its objects
-// in that order), and its sections must be contiguous in that order.
+// Only a SECTIONS statement can be watched; it is checked as SECTIONS
+// checks it (`checkSectioned`): SORT BY (a fetched-results controller keeps
+// its objects in that order), known one-valued keys, and sections
+// contiguous in that order.
 import Foundation
 
 extension ShellSession {
@@ -57,19 +58,14 @@ extension ShellSession {
                              at: SourceSpan(start: 0, end: first.utf8.count), hints: ["as in \(Self.watchUsage)"])
         }
         let e = try entity(name)
-        guard let firstSort = sort.first else {
-            let end = text.utf8.count
-            throw ShellError(.badDotArgument, "a watched SECTIONS statement needs SORT BY: the watch keeps its objects in that order",
-                             at: SourceSpan(start: end, end: end), hints: ["add SORT BY \(keyPath.text), ... (the section key first)"])
-        }
-        // SECTIONS reads an unknown key as NULL (one section of everything);
-        // a watch refuses it, pointing at the key.
-        try checkKeyPath(keyPath.text, keyPath.span, of: e, sorting: false)
-        for item in sort { try checkKeyPath(item.keyPath, item.span, of: e, sorting: true) }
+        let end = text.utf8.count
+        let firstSort = try checkSectioned(e, keyPath: keyPath, sort: sort, noSort: ShellError(
+            .badDotArgument, "a watched SECTIONS statement needs SORT BY: the watch keeps its objects in that order",
+            at: SourceSpan(start: end, end: end), hints: ["add SORT BY \(keyPath.text), ... (the section key first)"]))
         // Checked and fetched as SECTIONS does, so a bad predicate fails
         // here with SECTIONS' own located error.
         _ = try sections(name, keyPath, predicate, sort)
-        let request = FetchRequest(entity: name.text, predicate: try substitute(predicate), sortDescriptors: sortDescriptors(sort))
+        let request = FetchRequest(entity: name.text, predicate: try substitute(predicate, entity: name.text), sortDescriptors: sortDescriptors(sort))
         let key: CompiledExpression
         do { key = try Evaluator.compile(Parser.parseExpression(keyPath.text)) } catch { throw ShellError(error).shifted(by: keyPath.span.start) }
         let columns = try defaultColumns(e)
@@ -93,6 +89,17 @@ extension ShellSession {
         case .json, .ndjson: output(WatchChangeText.json(reports, statement: watch.statement))
         default: output(WatchChangeText.text(reports))
         }
+    }
+
+    /// What a fetched-results controller asks of a sectioned fetch, checked
+    /// before it runs (SECTIONS and `.watch` alike): SORT BY, and section and
+    /// sort keys that name one value per object. Returns the first sort item
+    /// (where a "sections not contiguous" error points).
+    func checkSectioned(_ e: Entity, keyPath: Name, sort: [SortItem], noSort: @autoclosure () -> ShellError) throws(ShellError) -> SortItem {
+        guard let firstSort = sort.first else { throw noSort() }
+        try checkKeyPath(keyPath.text, keyPath.span, of: e, sorting: false)
+        for item in sort { try checkKeyPath(item.keyPath, item.span, of: e, sorting: true) }
+        return firstSort
     }
 
     /// A section or sort key must be attributes reached through to-one

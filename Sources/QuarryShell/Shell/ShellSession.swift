@@ -42,6 +42,11 @@ public final class ShellSession {
     public var variables: [String: Value] = [:]
     /// The `--arg` values: what `%@`, `%d`, `%K`, `%2$@` ... in statements stand for.
     public var arguments: [Value] = []
+    /// Where `random()`, `random:` and `randomn:` start: fresh in every
+    /// process unless `--seed N` sets it. Each statement's expression draws
+    /// from its own point of the sequence (`evaluationOptions()`).
+    public var randomSeed = UInt64.random(in: 0...UInt64.max) { didSet { randomDraws = 0 } }
+    var randomDraws: UInt64 = 0
     /// The text of the last statement read, for `.tokens` and `.ast`.
     var lastStatement: String?
 
@@ -67,6 +72,19 @@ public final class ShellSession {
         self.mode = mode
         self.output = output
         self.errors = errors
+    }
+
+    /// Options for compiling one statement's expression: the next seed of
+    /// the session's sequence (SplitMix64 of the seed and a counter), so two
+    /// `EVAL random()` differ and a seeded session repeats itself.
+    func evaluationOptions() -> EvaluationOptions {
+        randomDraws += 1
+        var z = randomSeed &+ randomDraws &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        var options = EvaluationOptions()
+        options.randomSeed = z ^ (z >> 31)
+        return options
     }
 
     /// The store, opened on first use (the default store is built then).
@@ -129,6 +147,31 @@ public final class ShellSession {
     func currentModel() throws(ShellError) -> Model {
         if let model { return model }
         return try store().model
+    }
+
+    /// `.open PATH [--model MODEL]`: the store at `argument`, with the model
+    /// given here or else its own saved one — never the model of the store
+    /// open before (a left-over model would read the wrong tables, or
+    /// silently create them). On failure the previous store stays open.
+    func reopen(_ argument: String, modelPath newModelPath: String?) throws(ShellError) {
+        let previous = (location, openStore, model, modelPath)
+        var newModel: Model?
+        if let newModelPath {
+            guard FileManager.default.fileExists(atPath: newModelPath) else {
+                throw ShellError(.cannotOpen, "cannot open model '\(newModelPath)': no such file", exitCode: ExitStatus.cannotOpen)
+            }
+            do { newModel = try ModelReader.read(from: newModelPath) } catch {
+                throw ShellError(.noModel, "\(error)", exitCode: ExitStatus.badInput)
+            }
+        }
+        location = StoreLocation(opening: argument)
+        openStore = nil
+        model = newModel
+        modelPath = newModelPath
+        do throws(ShellError) { _ = try store() } catch {
+            (location, openStore, model, modelPath) = previous
+            throw error
+        }
     }
 
     /// Opens the store now (for `--store`), so a bad path fails before any statement runs.

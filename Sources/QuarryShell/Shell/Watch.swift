@@ -7,11 +7,9 @@
 // the changed objects alone, as an app's controller does after
 // `context.merge(...)` — not by refetching and diffing.
 //
-// The controller names sections the Core Data way (nil is "", true is "1");
-// the shell prints them as SECTIONS does (NULL, true). So each section's
-// heading is read off its first object with SECTIONS' own rule, and kept
-// in order, before and after every change, to name the sections that index
-// paths point into.
+// Sections are named the Core Data way (nil is "", true is "1"), as SECTIONS
+// names them too; the headings are kept in order, before and after every
+// change, to name the sections that index paths point into.
 import Foundation
 
 /// A section heading as SECTIONS prints it: the key's text and its index title.
@@ -145,14 +143,7 @@ final class Watch: FetchedResultsDelegate {
     }
 
     private func currentHeadings() -> [SectionHeading] {
-        // The first object of each section, by index path: O(sections), not O(objects).
-        (controller.sections ?? []).enumerated().map { s, section in
-            guard let first = controller.object(ifAt: IndexPath(item: 0, section: s)),
-                  let value = try? key.evaluate(.object(ObjectReference(first))) else {
-                return SectionHeading(name: section.name, indexTitle: section.indexTitle ?? "")
-            }
-            return SectionHeading(Self.printable(value))
-        }
+        (controller.sections ?? []).map { SectionHeading(name: $0.name, indexTitle: $0.indexTitle ?? "") }
     }
 }
 

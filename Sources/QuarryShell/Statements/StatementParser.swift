@@ -130,12 +130,22 @@ public struct StatementParser {
         }
         var values: [(key: Name, value: Expression)] = []
         for (x, y) in split(open + 1, b - 1, on: .comma) {
-            guard y - x >= 3, let key = keyName(x), punctuation(x + 1) == .colon else {
+            guard y - x >= 3, punctuation(x + 1) == .colon, let key = try assignmentKey(x) else {
                 throw ShellError(.malformedAssignment, "expected 'key: value'", at: x < y ? tokens[x].span : end(of: x - 1))
             }
             values.append((key, try expression(x + 2, y)))
         }
         return .insert(entity: entity, values: values)
+    }
+
+    /// The key of `key: value` or `key = value`: a name, or `%K` (`%1$K`)
+    /// read from the arguments, named where the specifier stands.
+    func assignmentKey(_ i: Int) throws(ShellError) -> Name? {
+        if let name = keyName(i) { return name }
+        guard text(i).hasPrefix("%") else { return nil }
+        let e = try expression(i, i + 1)
+        guard case .keyPath(nil, let path) = e.kind, path.count == 1, !path[0].hasPrefix("%") else { return nil }
+        return Name(text: path[0], span: tokens[i].span)
     }
 
     // update = "UPDATE" entity "SET" key "=" expression {"," key "=" expression} ["WHERE" predicate] ;
@@ -148,7 +158,8 @@ public struct StatementParser {
         }
         var assignments: [(key: Name, value: Expression)] = []
         for (x, y) in split(s.from, s.to, on: .comma) {
-            guard y - x >= 3, let key = keyName(x), punctuation(x + 1) == .equal || punctuation(x + 1) == .assign else {
+            guard y - x >= 3, punctuation(x + 1) == .equal || punctuation(x + 1) == .assign,
+                  let key = try assignmentKey(x) else {
                 throw ShellError(.malformedAssignment, "expected 'key = value'", at: x < y ? tokens[x].span : end(of: s.keyword))
             }
             assignments.append((key, try expression(x + 2, y)))

@@ -1,0 +1,284 @@
+// The model's rules on the shell's writes. INSERT goes through a context
+// (ShellSession+Statements.swift), so it is validated exactly as a save is;
+// this file turns what the statement says into what the context takes and
+// what the context refuses into the model's words, located in the
+// statement. UPDATE and DELETE stay batch requests — Core Data validates
+// neither — but the value types still hold (the store refuses an integer
+// outside its type's range), a uniqueness constraint they would break is
+// named with the object that already holds the value, and no database
+// message or internal SQL reaches the user.
+//
+// Shared by every write statement:
+// - an object reference (`3`, `'Department/3'`, an object) must name an
+//   existing object of the relationship's destination or a sub-entity;
+// - ISO 8601 text given to a date attribute (as the shell prints dates) is
+//   that date, read as fixture factories read dates.
+import Foundation
+
+extension ShellSession {
+    // MARK: - Values
+
+    /// The value a statement gives attribute `a`: text for a date attribute
+    /// is read as a date (seconds, or ISO 8601 date or date-time); anything
+    /// else is left for validation (or the store) to judge.
+    func attributeValue(_ value: Value, for a: Attribute) -> Value {
+        if a.type == .date, case .string(let text) = value, let seconds = Self.dateSeconds(text) { return .date(seconds) }
+        return value
+    }
+
+    /// Seconds since 2001-01-01 UTC from seconds or ISO 8601 — the rules of
+    /// fixture factories (`DateText`).
+    static func dateSeconds(_ text: String) -> Double? { DateText.seconds(text) }
+
+    /// A constant a batch update writes must be of the attribute's type and
+    /// fit its range; nil only where the attribute is optional. (The store
+    /// refuses computed values out of range after its statement.)
+    func checkConstant(_ v: Value, for a: Attribute, of e: Entity, at span: SourceSpan) throws(ShellError) {
+        func refuse(_ message: String) -> ShellError {
+            var error = ShellError(.validationFailed, "\(e.name).\(a.name) " + message + "; nothing was written", at: span)
+            error.exitCode = ExitStatus.statementFailed
+            return error
+        }
+        if v.isNull {
+            if !a.isOptional { throw refuse("is required; it cannot be set to nil") }
+            return
+        }
+        let fits: Bool
+        switch (a.type, v) {
+        case (.integer16, .int(let n)), (.integer32, .int(let n)), (.integer64, .int(let n)):
+            let range = a.type.integerRange!
+            guard range.contains(n) else { throw refuse("is an \(a.type.yamlName) (\(range.lowerBound)…\(range.upperBound)); \(n) does not fit") }
+            fits = true
+        case (.integer16, .double(let d)), (.integer32, .double(let d)), (.integer64, .double(let d)):
+            let range = a.type.integerRange!
+            guard d == d.rounded() else { throw refuse("holds \(a.type.rawValue), not a number with a fraction (\(Self.shown(v)))") }
+            guard Double(range.lowerBound) <= d, d < Double(range.upperBound) + 1 else {
+                throw refuse("is an \(a.type.yamlName) (\(range.lowerBound)…\(range.upperBound)); \(Self.shown(v)) does not fit")
+            }
+            fits = true
+        case (.double, .int), (.double, .double), (.float, .int), (.float, .double),
+             (.decimal, .int), (.decimal, .double), (.decimal, .decimal): fits = true
+        case (.string, .string), (.uri, .string), (.boolean, .bool), (.date, .date), (.date, .int), (.date, .double),
+             (.uuid, .uuid), (.binary, .data): fits = true
+        case (.boolean, .int(let n)): fits = n == 0 || n == 1
+        case (.transformable, _), (.objectID, _), (.undefined, _): fits = true
+        default: fits = false
+        }
+        if !fits { throw refuse("holds \(a.type.rawValue), not \(v.typeName)") }
+    }
+
+    /// `predicate` with ISO 8601 text compared to a date attribute read as
+    /// that date (`startDate >= '2020-01-01'`, `BETWEEN {'2020-01-01',
+    /// '2021-01-01'}`, `IN {...}`), so a date copied from the shell's output
+    /// finds its objects. Key paths are followed from `entity` through
+    /// relationships; anything else is left as written.
+    func readingDates(_ predicate: QuarrySyntax.Predicate, entity: String, model: Model) -> QuarrySyntax.Predicate {
+        func isDate(_ e: QuarrySyntax.Expression) -> Bool {
+            guard case .keyPath(nil, let path) = e.kind, var current = model.entity(named: entity) else { return false }
+            for (i, key) in path.enumerated() {
+                if i == path.count - 1 { return current.attribute(named: key, in: model)?.type == .date }
+                guard let r = current.relationship(named: key, in: model), let next = model.entity(named: r.destination) else { return false }
+                current = next
+            }
+            return false
+        }
+        func converted(_ e: QuarrySyntax.Expression) -> QuarrySyntax.Expression {
+            guard case .constant(let v) = e.kind else { return e }
+            func date(_ v: Value) -> Value {
+                if case .string(let text) = v, let seconds = Self.dateSeconds(text) { return .date(seconds) }
+                return v
+            }
+            switch v {
+            case .string: return QuarrySyntax.Expression(.constant(date(v)), span: e.span)
+            case .array(let items): return QuarrySyntax.Expression(.constant(.array(items.map(date))), span: e.span)
+            default: return e
+            }
+        }
+        var copy = predicate
+        switch predicate.kind {
+        case .not(let inner): copy.kind = .not(readingDates(inner, entity: entity, model: model))
+        case .and(let items): copy.kind = .and(items.map { readingDates($0, entity: entity, model: model) })
+        case .or(let items): copy.kind = .or(items.map { readingDates($0, entity: entity, model: model) })
+        case .comparison(var c):
+            if isDate(c.lhs) { c.rhs = converted(c.rhs) } else if isDate(c.rhs) { c.lhs = converted(c.lhs) }
+            copy.kind = .comparison(c)
+        case .constant: break
+        }
+        return copy
+    }
+
+    /// A value in a message, as a statement would write it: strings in
+    /// single quotes, dates as the shell prints them.
+    static func shown(_ v: Value) -> String {
+        switch v {
+        case .string(let s): return "'" + s.replacingOccurrences(of: "'", with: "\\'") + "'"
+        case .date(let seconds): return "'" + CellText.iso8601(seconds) + "'"
+        default: return Printer.format(v)
+        }
+    }
+
+    /// A to-many relationship given a value: statements set attributes and
+    /// to-one relationships only (link from the to-one side instead).
+    func toManyAssignment(_ key: Name, of e: Entity, verb: String) -> ShellError {
+        var error = ShellError(.malformedAssignment, "'\(key.text)' is a to-many relationship of \(e.name); \(verb) sets attributes and to-one relationships",
+                               at: key.span, hints: ["set the to-one side (its inverse) on the related objects instead"])
+        error.code = DiagnosticCode.toManyWithoutQuantifier.rawValue
+        error.stage = "bind"
+        return error
+    }
+
+    // MARK: - Object references
+
+    /// The object `value` names for to-one relationship `r` of `entity`:
+    /// a primary key of the destination (`3`), an ID (`'Department/3'`), or
+    /// an object. The entity named must be the destination or one of its
+    /// sub-entities, and the object must exist; the ID returned carries the
+    /// row's own entity (a sub-entity's row is stored with the parent's).
+    func reference(_ value: Value, for r: Relationship, of entity: Entity, at span: SourceSpan,
+                   in store: SQLStore) throws(ShellError) -> ObjectID {
+        let model = store.model
+        let usage = "\(entity.name).\(r.name) takes a \(r.destination): its primary key or '\(r.destination)/<key>'"
+        let named: ObjectID
+        switch value {
+        case .int(let pk):
+            named = ObjectID(entity: r.destination, primaryKey: pk)
+        case .string(let s):
+            let parts = s.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let pk = Int64(parts[1]) else { throw ShellError(.malformedAssignment, usage + ", not '\(s)'", at: span) }
+            named = ObjectID(entity: String(parts[0]), primaryKey: pk)
+        case .object(let ref):
+            if let o = ref.object as? StoredObject { named = o.id } else if let o = ref.object as? ManagedObject { named = o.objectID } else {
+                throw ShellError(.malformedAssignment, usage, at: span)
+            }
+        default:
+            throw ShellError(.malformedAssignment, usage + ", not \(value.typeName)", at: span)
+        }
+        guard let namedEntity = model.entity(named: named.entity) else {
+            let hint = Suggestions.closest(to: named.entity, among: model.entityNames).map { ["did you mean '\($0)'?"] } ?? []
+            throw ShellError(.malformedAssignment, "\(entity.name).\(r.name): no entity '\(named.entity)' in the model", at: span, hints: hint)
+        }
+        guard namedEntity.isKind(of: r.destination, in: model) else {
+            throw ShellError(.malformedAssignment, "\(entity.name).\(r.name) takes a \(r.destination), not \(named)", at: span)
+        }
+        // The row, and the entity it was stored as.
+        guard let table = store.mapping.table(for: namedEntity.name) else { throw ShellError(.malformedAssignment, usage, at: span) }
+        let rows: [[Value]]
+        do {
+            rows = try store.database.rows("SELECT \(SQLIdentifier.quoted(StoreMapping.entityColumn)) FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(StoreMapping.primaryKey)) = ?",
+                                           [.int(named.primaryKey)], as: [.string])
+        } catch {
+            throw ShellError.failed("cannot read \(named): \(Self.databaseMessage(error))")
+        }
+        guard case .string(let stored)? = rows.first?.first, let storedEntity = model.entity(named: stored),
+              storedEntity.isKind(of: namedEntity.name, in: model) else {
+            var error = ShellError(.constraintFailed, "\(entity.name).\(r.name): no \(named)", at: span)
+            error.exitCode = ExitStatus.statementFailed
+            throw error
+        }
+        return ObjectID(entity: stored, primaryKey: named.primaryKey)
+    }
+
+    // MARK: - Refusals in the model's words
+
+    /// A refused save: every failure, one per line, located at the value of
+    /// the first failing property the statement gave (else at `fallback`).
+    func refusal(_ error: ValidationError, verb: String, spans: [String: SourceSpan], values: [String: Value],
+                 fallback: SourceSpan) -> ShellError {
+        let lines = error.failures.map { failure -> String in
+            switch failure.reason {
+            case .notUnique(let properties, let other):
+                let given = properties.map { values[$0].map(Self.shown) ?? "nil" }.joined(separator: ", ")
+                return "\(failure.entity).\(properties.joined(separator: "+")) \(given) already exists (\(other))"
+            default:
+                return "\(failure.entity).\(failure.property) \(failure.reason)"
+            }
+        }
+        let message = lines.count == 1 ? "\(verb) refused, nothing was written: \(lines[0])"
+            : "\(verb) refused, nothing was written; \(lines.count) rules failed:\n  " + lines.joined(separator: "\n  ")
+        let span = error.failures.lazy.compactMap { spans[$0.property] }.first ?? fallback
+        var shellError = ShellError(.validationFailed, message, at: span)
+        shellError.exitCode = ExitStatus.statementFailed
+        return shellError
+    }
+
+    /// Before a batch update: a uniqueness constraint of one attribute that
+    /// the update sets to a constant would be broken when another object
+    /// already holds the value, or when it would go to several objects.
+    /// Refused here in the model's words, rather than as the database's
+    /// error (constraints over several attributes are left to the database,
+    /// and `databaseMessage` words its refusal).
+    func checkUniqueness(_ e: Entity, set: [(key: Name, value: Value?)], predicate: QuarrySyntax.Predicate?,
+                         in store: SQLStore) throws(ShellError) {
+        let model = store.model
+        let constrained = e.uniquenessConstraints + e.ancestors(in: model).flatMap(\.uniquenessConstraints)
+        for constraint in constrained where constraint.properties.count == 1 {
+            let property = constraint.properties[0]
+            guard let assignment = set.first(where: { $0.key.text == property }), let value = assignment.value, !value.isNull else { continue }
+            let root = e.ancestors(in: model).last?.name ?? e.name
+            do {
+                let selected = try store.count(FetchRequest(entity: e.name, predicate: predicate))
+                if selected > 1 {
+                    var error = ShellError(.constraintFailed, "\(e.name).\(property) must be unique; the update would give \(Self.shown(value)) to \(selected) objects",
+                                           at: assignment.key.span)
+                    error.exitCode = ExitStatus.statementFailed
+                    throw error
+                }
+                let same = QuarrySyntax.Predicate(.comparison(Comparison(QuarrySyntax.Expression(.keyPath(base: nil, path: [property])), .equal,
+                                                                         QuarrySyntax.Expression(.constant(value)))))
+                let others = predicate.map { QuarrySyntax.Predicate(.and([same, QuarrySyntax.Predicate(.not($0))])) } ?? same
+                if selected == 1, let holder = try store.fetch(FetchRequest(entity: root, predicate: others, fetchLimit: 1)).first {
+                    var error = ShellError(.constraintFailed, "\(root).\(property) \(Self.shown(value)) already exists (\(holder.id))",
+                                           at: assignment.key.span)
+                    error.exitCode = ExitStatus.statementFailed
+                    throw error
+                }
+            } catch let error as ShellError {
+                throw error
+            } catch {
+                throw ShellError.failed(Self.databaseMessage(error))
+            }
+        }
+    }
+
+    /// Whether the database refused a write for a constraint (unique, foreign key, not null).
+    static func isConstraintError(_ error: Error) -> Bool {
+        if let e = error as? SQLiteError { return e.kind == .constraint }
+        if let e = error as? PostgresDatabaseError { return e.sqlState?.hasPrefix("23") == true }
+        return false
+    }
+
+    /// What a database error says, without the SQL that failed: a broken
+    /// constraint in the model's terms, anything else in the driver's words.
+    static func databaseMessage(_ error: Error) -> String {
+        if let e = error as? SQLiteError {
+            if e.kind == .constraint {
+                switch e.constraintKind {
+                case "UNIQUE", "PRIMARY KEY":
+                    return "the change would repeat a value that must be unique" + (e.constraint.map { " (\($0))" } ?? "") + "; nothing was written"
+                case "FOREIGN KEY":
+                    return "the change would leave a relationship pointing at no object; nothing was written"
+                case "NOT NULL":
+                    return "a required value is missing" + (e.constraint.map { " (\($0))" } ?? "") + "; nothing was written"
+                default:
+                    break
+                }
+            }
+            return e.message
+        }
+        if let e = error as? PostgresDatabaseError {
+            switch e.sqlState {
+            case "23505": return "the change would repeat a value that must be unique; nothing was written"
+            case "23503": return "the change would leave a relationship pointing at no object; nothing was written"
+            case "23502": return "a required value is missing; nothing was written"
+            case "22003": return "a computed value does not fit its attribute's type; nothing was written"
+            default:
+                // The server's words, without the SQL that failed.
+                var text = e.message + (e.sqlState.map { " (SQLSTATE \($0))" } ?? "")
+                if let d = e.detail, !d.isEmpty { text += "\nDETAIL: \(d)" }
+                if let h = e.hint, !h.isEmpty { text += "\nHINT: \(h)" }
+                return text
+            }
+        }
+        return "\(error)"
+    }
+}
