@@ -31,6 +31,9 @@ public enum SQLiteFileKind: Equatable, Sendable {
     case other(tables: [String])
     /// Not a regular file: not looked into.
     case special
+    /// Does not start with SQLite's header: not looked into (the open
+    /// refuses it with SQLite's own words).
+    case notSQLite
 }
 
 public enum SQLiteFileInspection {
@@ -40,6 +43,10 @@ public enum SQLiteFileInspection {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return .empty }
         guard attributes[.type] as? FileAttributeType == .typeRegular else { return .special }
         if (attributes[.size] as? NSNumber)?.intValue ?? 0 == 0 { return .empty }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .notSQLite }
+        let start = try? handle.read(upToCount: 16)
+        try? handle.close()
+        guard start == Data("SQLite format 3\u{0}".utf8) else { return .notSQLite }
 
         var tables = try tableNames(immutable: path)
         let wal = path + "-wal"
@@ -95,7 +102,7 @@ extension SQLiteFileKind {
     /// The refusal to open this file as a store, or nil when Quarry may.
     func refusal(path: String) -> StoreError? {
         switch self {
-        case .empty, .quarry, .special: return nil
+        case .empty, .quarry, .special, .notSQLite: return nil
         case .coreData(let tables): return .foreignDatabase(path: path, coreData: true, tables: tables)
         case .other(let tables): return .foreignDatabase(path: path, coreData: false, tables: tables)
         }
