@@ -26,6 +26,7 @@ struct Lint: ParsableCommand {
     @Argument(help: "Files or directories to lint (default: the current directory).") var paths: [String] = []
 
     func run() throws {
+        var hasErrors = false
         do throws(LintError) {
             guard let output = LintFormat(rawValue: format) else {
                 throw LintError.usage("unknown format '\(format)' (expected text, json, sarif or github)")
@@ -36,11 +37,12 @@ struct Lint: ParsableCommand {
             var findings = try Linter.lint(files: files, models: loaded, config: configuration)
             findings = (findings + modelFindings).filter { configuration.severity(of: $0.rule) != .off }
             print(LintReporter.render(findings, as: output), terminator: "")
-            if findings.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
+            hasErrors = findings.contains(where: { $0.severity == .error })
         } catch {
             FileHandle.standardError.write(Data("quarry lint: \(error)\n".utf8))
             throw ExitCode(error.exitCode)
         }
+        if hasErrors { throw ExitCode(1) }
     }
 
     private func readConfig() throws(LintError) -> LintConfig {
