@@ -46,6 +46,11 @@ public enum Linter {
         }
     }
 
+    /// The findings in a model's own stored predicates.
+    public static func lintModel(_ model: Model) -> [Finding] {
+        ModelLinter.lint(model, models: ModelSet([model]))
+    }
+
     /// Reads every model (each once); a model whose stored predicates do not
     /// parse becomes a QL001 finding in the model file, anything else an error.
     public static func loadModels(_ paths: [String]) throws(LintError) -> (models: [Model], findings: [Finding]) {
