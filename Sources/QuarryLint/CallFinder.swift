@@ -54,17 +54,32 @@ struct CallFinder {
         return p == c.asciiValue!
     }
 
+    /// Compares bytes in place: this runs for every identifier of every file.
     func isIdent(_ i: Int, _ name: String) -> Bool {
         guard i >= 0, i < tokens.count, tokens[i].kind == .identifier else { return false }
-        return text(i) == name
+        let t = tokens[i]
+        var utf8 = name.utf8.makeIterator()
+        var p = t.start
+        while let c = utf8.next() {
+            guard p < t.end, file.bytes[p] == c else { return false }
+            p += 1
+        }
+        return p == t.end
     }
+
+    /// Lengths of the identifiers that can start something the finder looks
+    /// for, so that most identifiers are passed over without being decoded.
+    static let interestingLengths: Set<Int> = Set(["NSPredicate", "NSExpression", "predicateWithFormat", "predicateWithBlock",
+                                                   "expressionWithFormat", "NSFetchRequest", "FetchRequest", "fetchRequestWithEntityName",
+                                                   "initWithEntityName", "entityForName"].map(\.utf8.count))
 
     func calls() -> [FormatCall] {
         var out: [FormatCall] = []
         var i = 0
         while i < tokens.count {
             defer { i += 1 }
-            guard tokens[i].kind == .identifier else { continue }
+            guard tokens[i].kind == .identifier,
+                  Self.interestingLengths.contains(tokens[i].end - tokens[i].start) else { continue }
             let name = text(i)
             switch name {
             case "NSPredicate", "NSExpression":

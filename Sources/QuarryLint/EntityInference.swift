@@ -24,7 +24,8 @@ extension CallFinder {
     /// Fetch-request variables and the entity each was made for, in file order.
     func fetchRequestVariables() -> [(token: Int, variable: String, entity: EntityHint)] {
         var out: [(Int, String, EntityHint)] = []
-        for i in tokens.indices where tokens[i].kind == .identifier {
+        for i in tokens.indices where tokens[i].kind == .identifier
+            && Self.interestingLengths.contains(tokens[i].end - tokens[i].start) {
             guard let hint = entityPattern(at: i), let variable = assignedVariable(before: i) else { continue }
             out.append((i, variable, hint))
         }
