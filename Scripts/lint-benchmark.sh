@@ -4,12 +4,18 @@
 # literal kind and a few mistakes) against a model, with `cat` of the same
 # files as the floor. Target (issue 24): under 2 s on this machine.
 #
-#   Scripts/lint-benchmark.sh [QUARRY_BINARY]   (default: .build/release/quarry, else .build/debug/quarry)
+#   Scripts/lint-benchmark.sh                  release build of QuarryLint + Scripts/LintBench (the
+#                                              subcommand's calls; builds in .build-release, minutes)
+#   Scripts/lint-benchmark.sh QUARRY_BINARY    time `QUARRY_BINARY lint DIR --model M` instead
+#   KEEP=1 …                                   keep the generated tree
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quarry=${1:-}
 if [[ -z "$quarry" ]]; then
-    if [[ -x .build/release/quarry ]]; then quarry=.build/release/quarry; else quarry=.build/debug/quarry; fi
+    swift build -c release --target QuarryLint --scratch-path .build-release > /dev/null
+    R=.build-release/release
+    swiftc -O Scripts/LintBench/main.swift -I $R/Modules $R/QuarryLint.build/*.o $R/QuarrySyntax.build/*.o \
+        $R/QuarryModel.build/*.o $R/Yams.build/*.o $(find $R/CYaml.build -name '*.o') -o $R/lint-bench
 fi
 tree=$(mktemp -d /tmp/quarry-lint-bench.XXXXXX)
 [[ -n "${KEEP:-}" ]] && echo "keeping $tree" || trap 'rm -rf "$tree"' EXIT
@@ -85,7 +91,9 @@ PY
 
 files=$(find "$tree/Sources" -type f | wc -l)
 bytes=$(find "$tree/Sources" -type f -print0 | xargs -0 cat | wc -c)
-echo "tree: $files files, $bytes bytes; binary: $quarry"
+if [[ -n "$quarry" ]]; then lint=("$quarry" lint "$tree/Sources" --model "$tree/App.yaml")
+else lint=("$R/lint-bench" "$tree/Sources" "$tree/App.yaml"); fi
+echo "tree: $files files, $bytes bytes; linter: ${lint[0]}"
 # Warm the page cache once, then time each three times and keep the best.
 find "$tree/Sources" -type f -print0 | xargs -0 cat > /dev/null
 best() {
@@ -97,11 +105,10 @@ best() {
     echo "$b"
 }
 cat_time=$(best sh -c "find '$tree/Sources' -type f -print0 | xargs -0 cat")
-lint_time=$(best "$quarry" lint "$tree/Sources" --model "$tree/App.yaml")
-"$quarry" lint "$tree/Sources" --model "$tree/App.yaml" --format json > "$tree/out.json" || true
-python3 - "$tree/out.json" <<PY
-import json, sys, collections
-f = json.load(open(sys.argv[1]))
-print("findings:", len(f), dict(sorted(collections.Counter(x["rule"] for x in f).items())))
-PY
+lint_time=$(best "${lint[@]}")
+"${lint[@]}" > "$tree/out.txt" 2>&1 || true
+echo "findings: $(grep -oE '\[QL[0-9]+\]$' "$tree/out.txt" | sort | uniq -c | tr -s ' ' | tr '\n' ' ')— $(tail -1 "$tree/out.txt")"
+# CPU time too: on a shared machine the wall clock depends on the neighbours' load.
+/usr/bin/time -o "$tree/time.txt" -f "one run: %e s real, %U s user, %S s sys" "${lint[@]}" > /dev/null 2>&1 || true
+cat "$tree/time.txt"; echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 printf 'cat: %.3f s   quarry lint: %.3f s   (%.1fx the floor)\n' "$cat_time" "$lint_time" "$(python3 -c "print($lint_time / max($cat_time, 1e-6))")"

@@ -48,7 +48,9 @@ enum FileLinter {
                              variables: [(token: Int, variable: String, entity: EntityHint)], models: ModelSet) -> [Finding] {
         func at(_ offset: Int, _ rule: LintRule, _ message: String, _ hints: [String] = []) -> Finding {
             let (line, column) = file.location(of: offset)
-            return Finding(rule, message, file: file.path, line: line, column: column, hints: hints)
+            var finding = Finding(rule, message, file: file.path, line: line, column: column, hints: hints)
+            finding.sourceLine = file.lineText(line)
+            return finding
         }
         var out: [Finding] = []
         var entity: (Entity, Model)?

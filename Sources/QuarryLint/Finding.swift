@@ -76,6 +76,11 @@ public struct Finding: Sendable, Equatable, Codable {
     public var column: Int
     public var message: String
     public var hints: [String]
+    /// The text of the line the finding is on, when the linter had the file
+    /// at hand (the text report shows it without reading the file again).
+    public var sourceLine: String?
+
+    enum CodingKeys: String, CodingKey { case rule, severity, file, line, column, message, hints }
 
     public init(_ rule: LintRule, _ message: String, file: String, line: Int, column: Int,
                 hints: [String] = [], severity: LintSeverity? = nil) {

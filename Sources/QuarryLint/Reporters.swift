@@ -23,12 +23,16 @@ public enum LintReporter {
         var lines: [String: [Substring]] = [:]
         for f in findings {
             out += "\(f.file):\(f.line):\(f.column): \(f.severity.rawValue): \(f.message) [\(f.rule.rawValue)]\n"
-            if lines[f.file] == nil {
-                let text = (try? String(contentsOfFile: f.file, encoding: .utf8)) ?? ""
-                lines[f.file] = text.split(separator: "\n", omittingEmptySubsequences: false)
+            var sourceLine = f.sourceLine
+            if sourceLine == nil {
+                if lines[f.file] == nil {
+                    let text = (try? String(contentsOfFile: f.file, encoding: .utf8)) ?? ""
+                    lines[f.file] = text.split(separator: "\n", omittingEmptySubsequences: false)
+                }
+                if let source = lines[f.file], f.line >= 1, f.line <= source.count { sourceLine = String(source[f.line - 1]) }
             }
-            if let source = lines[f.file], f.line >= 1, f.line <= source.count {
-                let line = source[f.line - 1].replacingOccurrences(of: "\r", with: "")
+            if let sourceLine {
+                let line = sourceLine.replacingOccurrences(of: "\r", with: "")
                 out += line + "\n"
                 // Tabs kept as tabs so the caret lines up in a terminal.
                 let pad = line.prefix(max(0, f.column - 1)).map { $0 == "\t" ? "\t" : " " }.joined()
