@@ -76,7 +76,7 @@ public enum LintReporter {
             "runs": [["tool": ["driver": ["name": "quarry-lint", "informationUri": "https://github.com/quarry/quarry", "rules": rules]],
                       "results": results]],
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        let data = (try? JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
