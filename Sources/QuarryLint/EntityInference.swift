@@ -90,8 +90,8 @@ extension CallFinder {
             }
             j -= 1
         }
-        // `let r: NSFetchRequest<T>` with no `=` yet.
-        if isPunct(i - 1, ":"), i >= 3, isIdent(i - 3, "let") || isIdent(i - 3, "var") { return String(text(i - 2)) }
+        // `let r: NSFetchRequest<T>` with no `=` yet, or a parameter `r: NSFetchRequest<T>`.
+        if isPunct(i - 1, ":"), i >= 2, tokens[i - 2].kind == .identifier { return String(text(i - 2)) }
         return nil
     }
 
@@ -137,9 +137,22 @@ extension CallFinder {
         return nil
     }
 
+    /// The entity of the latest binding of `name` before token `j` that is
+    /// still in scope there: no `}` closes the binding's block in between.
+    /// A `request` parameter of one function never takes the entity of a
+    /// `request` made in the function before it.
     private func variableEntity(_ name: String, before j: Int,
                                 _ variables: [(token: Int, variable: String, entity: EntityHint)]) -> EntityHint? {
-        variables.last(where: { $0.variable == name && $0.token < j })?.entity
+        guard let binding = variables.last(where: { $0.variable == name && $0.token < j }) else { return nil }
+        var depth = 0
+        for k in binding.token..<j {
+            if isPunct(k, "{") { depth += 1 }
+            else if isPunct(k, "}") {
+                depth -= 1
+                if depth < 0 { return nil }
+            }
+        }
+        return binding.entity
     }
 
     /// `@FetchRequest(entity: T.entity(), …)`, `FetchRequest<T>(…)`,

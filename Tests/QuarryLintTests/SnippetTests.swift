@@ -104,6 +104,8 @@ let findingSnippets: [Snippet] = [
         let r = NSFetchRequest<Department>(entityName: "Department")
         r.predicate = NSPredicate(format: "ANY employees.name MATCHES %@", "B.*")
         """, expected: ["QL008@2:40"]),
+    Snippet(name: "parameter typed NSFetchRequest<T>", file: "m.swift",
+            source: #"func c(r: NSFetchRequest<Employee>) { r.predicate = NSPredicate(format: "agee > 3") }"#, expected: ["QL004@1:74"]),
     Snippet(name: "compound predicate part", file: "m.swift", source: """
         let r = NSFetchRequest<Employee>(entityName: "Employee")
         r.predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [NSPredicate(format: "agee > 3")])
@@ -153,6 +155,12 @@ let cleanSnippets: [Snippet] = [
     Snippet(name: "model: objc, entity by class name not in the model", file: "c.m", source: """
         NSFetchRequest *r = [CDThing fetchRequest];
         r.predicate = [NSPredicate predicateWithFormat:@"whatever == 1"];
+        """, expected: []),
+    Snippet(name: "model: a variable from another function is out of scope", file: "c.swift", source: """
+        func a() { let request = NSFetchRequest<Department>(entityName: "Department"); _ = request }
+        func b(request: NSFetchRequest<Employee>) {
+            request.predicate = NSPredicate(format: "age > 30")
+        }
         """, expected: []),
     Snippet(name: "block predicate filtering an array", file: "c.swift",
             source: #"let xs = items.filter { NSPredicate { _, _ in true }.evaluate(with: $0) }"#, expected: []),
