@@ -131,7 +131,12 @@ struct CallFinder {
             let array = first.lowerBound + 2
             let opener = isPunct(array, "@") ? array + 1 : array
             if isPunct(opener, "[") {
-                result.arguments = splitArguments(from: opener + 1, closer: "]", leadingComma: false).map(argument)
+                // Array elements are objects: Swift bridges `5` and `true` to NSNumber.
+                result.arguments = splitArguments(from: opener + 1, closer: "]", leadingComma: false).map { range in
+                    var a = argument(range)
+                    if a.shape == .number || a.shape == .bool { a.shape = .other }
+                    return a
+                }
             }
         } else if let first = groups.first, isIdent(first.lowerBound, "arguments"), isPunct(first.lowerBound + 1, ":") {
             result.arguments = nil

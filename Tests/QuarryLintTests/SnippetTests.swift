@@ -55,6 +55,8 @@ let findingSnippets: [Snippet] = [
             source: #"let p = NSPredicate(format: "%K == 1", 5)"#, expected: ["QL003@1:40"]),
     Snippet(name: "swift %d given a string", file: "a.swift",
             source: #"let p = NSPredicate(format: "age == %d", "42")"#, expected: ["QL003@1:42"]),
+    Snippet(name: "swift argumentArray with too few elements", file: "c.swift",
+            source: #"let p = NSPredicate(format: "age == %@ AND name == %@", argumentArray: [5])"#, expected: ["QL002@1:52"]),
     Snippet(name: "objc adjacent literals across lines", file: "a.m", source: """
         NSPredicate *p = [NSPredicate predicateWithFormat:@"name == %@ "
             @"AND $ == 1", name];
@@ -121,6 +123,8 @@ let cleanSnippets: [Snippet] = [
             source: #"[NSPredicate predicateWithFormat:@"name == %@ AND age > %@" argumentArray:@[n, @3]];"#, expected: []),
     Snippet(name: "swift argumentArray", file: "c.swift",
             source: #"let p = NSPredicate(format: "name == %@", argumentArray: [n])"#, expected: []),
+    Snippet(name: "argumentArray numbers are bridged objects", file: "c.swift",
+            source: #"let p = NSPredicate(format: "age == %@ AND active == %@", argumentArray: [5, true])"#, expected: []),
     Snippet(name: "va_list arguments are not counted", file: "c.m",
             source: #"[NSPredicate predicateWithFormat:@"a == %@ AND b == %@" arguments:args];"#, expected: []),
     Snippet(name: "call in a comment", file: "c.swift", source: """
