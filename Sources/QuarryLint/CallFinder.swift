@@ -121,6 +121,10 @@ struct CallFinder {
                     next = skipOperand(from: next + 1)
                 }
             }
+            // `@"a" MACRO`, `"a".lowercased()`: the string is not just the literal.
+            let ends = next >= tokens.count || isPunct(next, ",") || isPunct(next, String(closer).first!)
+                || isIdent(next, "argumentArray") || isIdent(next, "arguments")
+            if !ends { literal.notConstant = literal.notConstant ?? "followed by something that is not a literal" }
             result.format = literal
         } else {
             next = skipOperand(from: f)

@@ -43,6 +43,8 @@ let findingSnippets: [Snippet] = [
             source: #"let p = NSPredicate(format: "name == %@ AND " + extra, x)"#, expected: ["QL009@1:29"]),
     Snippet(name: "swift literal + literal is constant", file: "a.swift",
             source: #"let p = NSPredicate(format: "name == %@ " + "AND $ == 1", x)"#, expected: ["QL001@1:50"]),
+    Snippet(name: "objc literal followed by a macro", file: "a.m",
+            source: #"[NSPredicate predicateWithFormat:@"name == %@ AND " EXTRA_CONDITION, x];"#, expected: ["QL009@1:34"]),
     Snippet(name: "swift unterminated literal", file: "a.swift",
             source: "let p = NSPredicate(format: \"name == %@, x)\nlet q = 1", expected: ["QL010@1:29"]),
     Snippet(name: "swift missing argument", file: "a.swift",
