@@ -123,7 +123,8 @@ public enum Linter {
         return apply(config, to: findings).sorted(by: Finding.ordered)
     }
 
-    static func apply(_ config: LintConfig, to findings: [Finding]) -> [Finding] {
+    /// Severities from the config; findings of rules switched off are dropped.
+    public static func apply(_ config: LintConfig, to findings: [Finding]) -> [Finding] {
         findings.compactMap { f in
             var f = f
             f.severity = config.severities[f.rule] ?? f.severity

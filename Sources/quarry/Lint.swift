@@ -34,8 +34,8 @@ struct Lint: ParsableCommand {
             let configuration = try readConfig()
             let (loaded, modelFindings) = try Linter.loadModels(models)
             let files = try Linter.sourceFiles(paths.isEmpty ? ["."] : paths)
-            var findings = try Linter.lint(files: files, models: loaded, config: configuration)
-            findings = (findings + modelFindings).filter { configuration.severity(of: $0.rule) != .off }
+            let findings = try Linter.lint(files: files, models: loaded, config: configuration)
+                + Linter.apply(configuration, to: modelFindings)
             print(LintReporter.render(findings, as: output), terminator: "")
             hasErrors = findings.contains(where: { $0.severity == .error })
         } catch {
