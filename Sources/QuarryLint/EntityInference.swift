@@ -79,9 +79,12 @@ extension CallFinder {
                 if c == UInt8(ascii: "=") && !isPunct(j - 1, "=") && !isPunct(j + 1, "=") && !isPunct(j - 1, "!") {
                     var v = j - 1
                     if isIdent(v, "entity"), isPunct(v - 1, ".") { v -= 2 }
-                    // `let r: NSFetchRequest<T> =`: the name is after let/var.
-                    for k in stride(from: v, through: max(limit, v - 8), by: -1) where isIdent(k, "let") || isIdent(k, "var") {
-                        if k + 1 < tokens.count, tokens[k + 1].kind == .identifier { return String(text(k + 1)) }
+                    // `let r: NSFetchRequest<T> =`: the name is after let/var, and
+                    // no other `=` stands between (that would be another statement).
+                    for k in stride(from: j - 1, through: max(limit, j - 10), by: -1) where isIdent(k, "let") || isIdent(k, "var") {
+                        guard k + 1 < tokens.count, tokens[k + 1].kind == .identifier, isPunct(k + 2, ":"),
+                              !(k + 2..<j).contains(where: { isPunct($0, "=") }) else { break }
+                        return String(text(k + 1))
                     }
                     if v >= 0, tokens[v].kind == .identifier { return String(text(v)) }
                     return nil

@@ -96,6 +96,16 @@ let findingSnippets: [Snippet] = [
         NSFetchRequest *r = [[NSFetchRequest alloc] initWithEntityName:@"Department"];
         [r setPredicate:[NSPredicate predicateWithFormat:@"employees.@avg.name > 3"]];
         """, expected: ["QL005@2:67"]),
+    Snippet(name: "objc request.entity = entityForName:", file: "m.m", source: """
+        NSFetchRequest *request = [[NSFetchRequest alloc] init];
+        request.entity = [NSEntityDescription entityForName:@"Employee" inManagedObjectContext:context];
+        request.predicate = [NSPredicate predicateWithFormat:@"salry > 5"];
+        """, expected: ["QL004@3:56"]),
+    Snippet(name: "assignment after another statement's let", file: "m.swift", source: """
+        let other: Int = 5
+        request = Department.fetchRequest()
+        request.predicate = NSPredicate(format: "agee > 3")
+        """, expected: ["QL004@3:42"]),
     Snippet(name: "FUNCTION and transient attribute", file: "m.swift", source: """
         // quarry-lint:entity Employee
         let p = NSPredicate(format: "FUNCTION(name, 'uppercaseString') == 'BOB' OR displayName == 'x'")
@@ -167,6 +177,13 @@ let cleanSnippets: [Snippet] = [
         func b(request: NSFetchRequest<Employee>) {
             request.predicate = NSPredicate(format: "age > 30")
         }
+        """, expected: []),
+    Snippet(name: "model: an earlier statement's let is not the request", file: "c.swift", source: """
+        let other: Int = 5
+        request = Department.fetchRequest()
+        let r = NSFetchRequest<Employee>(entityName: "Employee")
+        other.predicate = NSPredicate(format: "agee > 3")
+        request.predicate = NSPredicate(format: "budget > 3")
         """, expected: []),
     Snippet(name: "block predicate filtering an array", file: "c.swift",
             source: #"let xs = items.filter { NSPredicate { _, _ in true }.evaluate(with: $0) }"#, expected: []),
