@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "QuarryStore", targets: ["QuarryStore"]),
         .library(name: "QuarryFixtures", targets: ["QuarryFixtures"]),
         .library(name: "QuarryPostgres", targets: ["QuarryPostgres"]),
+        .library(name: "QuarryLint", targets: ["QuarryLint"]),
         .executable(name: "quarry", targets: ["quarry"]),
     ],
     dependencies: [
@@ -28,6 +29,8 @@ let package = Package(
         .target(name: "QuarryEvaluation", dependencies: ["QuarrySyntax"]),
         .target(name: "QuarryModel", dependencies: ["QuarrySyntax", .product(name: "Yams", package: "Yams")]),
         .target(name: "QuarrySQL", dependencies: ["QuarryModel", "QuarryEvaluation"]),
+        // `quarry lint`: format strings in Swift/Objective-C sources checked against models.
+        .target(name: "QuarryLint", dependencies: ["QuarrySyntax", "QuarryModel", .product(name: "Yams", package: "Yams")]),
         .target(name: "QuarryStore", dependencies: ["QuarrySQL", "QuarrySQLite"]),
         .target(name: "QuarryFixtures", dependencies: ["QuarryStore", .product(name: "Yams", package: "Yams")]),
         // The PostgreSQL driver: a synchronous `SQLDatabase` over postgres-nio's
@@ -52,6 +55,7 @@ let package = Package(
                 "QuarryShell",
                 "QuarryFixtures",
                 "QuarryPostgres",
+                "QuarryLint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Start-up time (`quarry -c 'COUNT Employee'` within 5× of
@@ -74,6 +78,7 @@ let package = Package(
         .testTarget(name: "QuarryEvaluationTests", dependencies: ["QuarryEvaluation"]),
         .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell", "QuarryFixtures", "QuarryPostgresTestSupport"]),
         .testTarget(name: "QuarryModelTests", dependencies: ["QuarryModel"]),
+        .testTarget(name: "QuarryLintTests", dependencies: ["QuarryLint"]),
         .testTarget(name: "QuarrySQLiteTests", dependencies: ["QuarrySQLite"]),
         .testTarget(name: "QuarrySQLTests", dependencies: ["QuarrySQL"]),
         .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryPostgres", "QuarryPostgresTestSupport"]),
