@@ -26,6 +26,8 @@ public enum ShellCode: String, Sendable, CaseIterable {
     case interrupted = "R003"
     case notSupported = "R004"
     case noModel = "R005"
+    /// COMMIT with no transaction, BEGIN inside one, `.open` inside one.
+    case transactionState = "R006"
 }
 
 /// A located error of the shell, ready to render.

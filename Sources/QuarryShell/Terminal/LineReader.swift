@@ -41,7 +41,7 @@ public final class LineReader {
             let word = text.map { String(cString: $0) } ?? ""
             let line = quarry_rl_line_buffer().map { String(cString: $0) } ?? ""
             pendingMatches = completionProvider?(line, word) ?? []
-            if pendingMatches.count == 1 && pendingMatches[0].hasSuffix(".") { quarry_rl_no_append() }
+            if pendingMatches.count == 1 && (pendingMatches[0].hasSuffix(".") || pendingMatches[0].hasSuffix("/")) { quarry_rl_no_append() }
             return rl_completion_matches(text) { _, state in
                 if state == 0 { pendingMatches = pendingMatches.reversed() }
                 guard let next = pendingMatches.popLast() else { return nil }
@@ -57,6 +57,9 @@ public final class LineReader {
     func read(prompt: String) -> LineEvent {
         completedLine = nil
         lineDone = false
+        // A Ctrl-C that stopped the last statement left a byte in the wake
+        // pipe: without this, poll would wake at once, again and again.
+        interrupts.drain()
         let seenInterrupts = interrupts.count
         rl_callback_handler_install(prompt) { line in
             completedLine = line.map { String(cString: $0) }
