@@ -3,8 +3,8 @@
 // reading its rows, and printing them. After Ctrl-C the output must stop
 // (the next thing on the screen is `interrupted`, then the prompt), and it
 // must do so quickly: the time from the Ctrl-C to `interrupted` is checked
-// (and printed, for the record). `Scripts/interrupt-latency.sh` measures the
-// same on 500 000 rows, 20 tries a phase.
+// (and printed, for the record). With QUARRY_BIG_EMPLOYEES=500000 and
+// QUARRY_INTERRUPT_TRIES=20 the same test is the measurement.
 import Foundation
 import Testing
 @testable import QuarryShell
@@ -14,7 +14,8 @@ import Glibc
 
 /// A company store with many employees, made once by `quarry fixtures`.
 enum BigStore {
-    static let employees = 100_000
+    /// `QUARRY_BIG_EMPLOYEES=500000` for the measurement.
+    static let employees = ProcessInfo.processInfo.environment["QUARRY_BIG_EMPLOYEES"].flatMap(Int.init) ?? 100_000
     static let path = NSTemporaryDirectory() + "quarry-big-\(getpid()).sqlite"
     static let model = packageRoot.appendingPathComponent("Examples/Models/Company.yaml").path
     static let made: Bool = {
@@ -49,33 +50,44 @@ struct REPLInterruptTests {
         ("printing csv", ".mode csv\rFETCH Employee BATCH 1000;", "\r\n", 0.05),
     ]
 
+    static let tries = ProcessInfo.processInfo.environment["QUARRY_INTERRUPT_TRIES"].flatMap(Int.init) ?? 2
+
     @Test(.enabled(if: REPLTerminalTests.binary != nil && BigStore.made, "needs the built quarry executable"), arguments: phases)
     func ctrlCStopsTheStatement(phase: String, statement: String, marker: String?, delay: Double) throws {
         let repl = try #require(PTYProcess(REPLTerminalTests.binary!, arguments: ["--store", BigStore.path, "--model", BigStore.model],
                                            environment: Self.environment))
         #expect(repl.wait(for: "quarry> "))
-        let start = repl.screen.count
-        repl.type(statement + "\r")
-        if let marker { #expect(repl.waitAfter(statement.components(separatedBy: "\r").last!, for: marker)) }
-        _ = repl.wait(for: "\u{0}", seconds: delay) // let it run a little, reading as it goes
-        let sent = Date()
-        repl.type("\u{03}")
-        #expect(repl.wait(for: "interrupted", seconds: 10), "\(repl.screen.suffix(300).debugDescription)")
-        let latency = Date().timeIntervalSince(sent)
-        print("Ctrl-C latency (\(phase)): \(Int(latency * 1000)) ms")
-        #expect(latency < 0.5, "\(phase): \(latency) s")
-        // After `interrupted`: only the prompt, no more rows.
-        #expect(repl.waitAfter("interrupted", for: "quarry> "))
-        Thread.sleep(forTimeInterval: 0.3)
-        _ = repl.wait(for: "\u{0}", seconds: 0.2)
-        let after = repl.screen[repl.screen.range(of: "interrupted", options: .backwards)!.upperBound...]
-        #expect(after.contains("quarry> ") && after.components(separatedBy: "\r\n").count <= 3 && !after.contains(" | "),
-                "\(after.debugDescription)")
-        #expect(repl.screen.count > start)
+        var latencies: [Double] = []
+        for attempt in 1...Self.tries {
+            repl.type(statement + "\r")
+            if let marker {
+                #expect(repl.waitAfter(statement.components(separatedBy: "\r").last!, for: marker), "\(phase) #\(attempt)")
+            }
+            _ = repl.wait(for: "\u{0}", seconds: delay) // let it run a little, reading as it goes
+            let sent = Date()
+            repl.type("\u{03}")
+            #expect(repl.wait(for: "interrupted", seconds: 10), "\(repl.screen.suffix(300).debugDescription)")
+            latencies.append(Date().timeIntervalSince(sent))
+            // After `interrupted`: only the prompt, no more rows.
+            #expect(repl.waitAfter("interrupted", for: "quarry> "))
+            _ = repl.wait(for: "\u{0}", seconds: 0.3)
+            let after = repl.screen[repl.screen.range(of: "interrupted", options: .backwards)!.upperBound...]
+            #expect(after.contains("quarry> ") && after.components(separatedBy: "\r\n").count <= 3 && !after.contains(" | "),
+                    "\(after.debugDescription)")
+            repl.screen = "" // the next try looks at its own output
+            if statement.hasPrefix(".mode") {
+                repl.type(".mode table\r")
+                #expect(repl.wait(for: "quarry> ", seconds: 5))
+            }
+        }
+        let worst = latencies.max() ?? 0
+        print("Ctrl-C latency (\(phase), \(BigStore.employees) rows, \(latencies.count) tries): worst \(Int(worst * 1000)) ms, "
+              + "median \(Int(latencies.sorted()[latencies.count / 2] * 1000)) ms")
+        #expect(worst < 0.5, "\(phase): worst \(worst) s")
         // A second Ctrl-C at the prompt is harmless; the shell still works.
         repl.type("\u{03}")
         #expect(repl.wait(for: "^C"))
-        repl.type(".mode table\rCOUNT Department;\r")
+        repl.type("COUNT Department;\r")
         #expect(repl.wait(for: "    50\r\n"), "\(repl.screen.suffix(300).debugDescription)")
         #expect(repl.waitAfter("    50\r\n", for: "quarry> "))
         repl.type("\u{04}")

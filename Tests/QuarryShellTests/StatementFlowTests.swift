@@ -185,7 +185,7 @@ struct StatementFlowTests {
         ("FETCH Employee w", "w", ["where"]),
         ("COUNT Employee ", "", ["WHERE"]),
         ("UPDATE Employee S", "S", ["SET"]),
-        ("BEG", "BEG", ["BEGIN"]),
+        ("BEG", "BEG", ["BEGIN", "BEGINSWITH"]),
     ]
 
     @Test(arguments: completions)
