@@ -43,13 +43,13 @@ extension ShellSession {
                 if cancellation.isCancelled { return interrupted(wasInTransaction: wasInTransaction) }
                 report(error, source: source, file: file)
                 if status == 0 { status = error.exitCode }
-                route.statementDone()
+                if item.kind == .statement { route.statementDone() }
                 if stopOnError && bail { return status }
                 continue
             }
             // Printing may have been cut short without an error.
             if cancellation.isCancelled { return interrupted(wasInTransaction: wasInTransaction) }
-            route.statementDone()
+            if item.kind == .statement { route.statementDone() }
             if timer && item.kind == .statement {
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
                 output(String(format: "Run Time: %.6f s\n", seconds))
