@@ -105,6 +105,8 @@ public struct ScriptRunner {
             }
         }
         session.finish()
+        // `.exit N`
+        if session.quitRequested && status == 0 { status = session.exitStatus }
         return status
     }
 
@@ -131,7 +133,7 @@ public struct ScriptRunner {
         session.bail = bail
         let status = session.run(String(decoding: data, as: UTF8.self), file: "<stdin>", stopOnError: bail)
         session.finish()
-        return status
+        return session.quitRequested && status == 0 ? session.exitStatus : status
     }
 
     static func reason(_ path: String) -> String {
