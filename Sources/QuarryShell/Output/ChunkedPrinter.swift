@@ -34,4 +34,22 @@ enum ChunkedPrinter {
         }
         emit(formatter.tail(r.columns, count: r.rows.count, summary))
     }
+
+    /// Long text (sections, EXPLAIN) in pieces of about 64 KB, cut at line
+    /// ends, so a Ctrl-C stops it too.
+    static func write(_ text: String, to emit: (String) -> Void, cancellation: Cancellation) {
+        guard text.utf8.count > 1 << 16 else {
+            if !text.isEmpty { emit(text) }
+            return
+        }
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            if cancellation.isCancelled { return }
+            // Cut after a newline (always a whole character) past 64 KB.
+            let probe = rest.utf8.index(rest.startIndex, offsetBy: min(1 << 16, rest.utf8.count))
+            let end = rest.utf8[probe...].firstIndex(of: 0x0A).map { rest.utf8.index(after: $0) } ?? rest.endIndex
+            emit(String(rest[..<end]))
+            rest = rest[end...]
+        }
+    }
 }

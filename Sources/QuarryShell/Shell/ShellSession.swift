@@ -166,8 +166,7 @@ public final class ShellSession {
             ChunkedPrinter.print(r, through: presentation.formatter(for: mode), to: output, cancellation: cancellation)
             return
         }
-        let text = mode.formatter.render(out)
-        if !text.isEmpty { output(text) }
+        ChunkedPrinter.write(mode.formatter.render(out), to: output, cancellation: cancellation)
     }
 }
 
