@@ -72,6 +72,7 @@ extension ShellSession {
             text += "  COUNT Entity [WHERE p]    EVAL expression    SET $name = value    EXPLAIN statement\n"
             text += "  INSERT Entity {key: value, ...}    UPDATE Entity SET key = value, ... [WHERE p]    DELETE Entity [WHERE p]\n"
             text += "  SECTIONS Entity BY keyPath [WHERE p] [SORT BY ...]\n"
+            text += "  BEGIN    COMMIT    ROLLBACK    SAVEPOINT name    RELEASE name    ROLLBACK TO name\n"
             output(text)
         case ".quit":
             quitRequested = true
