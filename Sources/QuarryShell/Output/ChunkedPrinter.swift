@@ -8,7 +8,7 @@
 
 enum ChunkedPrinter {
     /// Results longer than this print in chunks of this many rows.
-    static let chunkRows = 256
+    static let chunkRows = 64
 
     static func print(_ r: ResultSet, through formatter: any RowStreamFormatter, to emit: (String) -> Void,
                       cancellation: Cancellation) {
