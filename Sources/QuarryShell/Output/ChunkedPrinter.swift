@@ -10,8 +10,9 @@ enum ChunkedPrinter {
     /// Results longer than this print in chunks of this many rows.
     static let chunkRows = 64
 
-    static func print(_ r: ResultSet, through formatter: any RowStreamFormatter, to emit: (String) -> Void,
+    static func print(_ r: ResultSet, through formatter: any RowStreamFormatter, to output: (String) -> Void,
                       cancellation: Cancellation) {
+        func emit(_ text: String) { if !text.isEmpty { output(text) } }
         var summary = ColumnSummary(columns: r.columns)
         if formatter.needsSummary {
             // Measuring every cell of a long result takes a while too.

@@ -22,7 +22,8 @@ public enum Completion {
         if word.hasPrefix("."), line.dropFirst(before.count).hasPrefix(word) {
             return ShellSession.dotCommands.map { String($0.0.split(separator: " ")[0]) }.filter { $0.hasPrefix(word.lowercased()) }
         }
-        if line.dropFirst(before.count).hasPrefix(".") { return dotArgument(line: String(line.dropFirst(before.count)), word: word) }
+        // `.watch SECTIONS …` completes as the statement it holds.
+        if line.dropFirst(before.count).hasPrefix("."), !line.dropFirst(before.count).lowercased().hasPrefix(".watch ") { return dotArgument(line: String(line.dropFirst(before.count)), word: word) }
         if let model, let clauses = clauseWordsAfterEntity(line: line, word: word, model: model) {
             let lower = word.lowercased()
             let lowercase = !word.isEmpty && word == lower
