@@ -133,6 +133,7 @@ struct StatementFlowTests {
         (".mode json\n.nullvalue x\nEVAL nil", "[\n{\"nil\":null}\n]\n"),
         (".width 8\nEVAL 1", " 1\n----------\n        1\n(1 row)\n"),
         (".print hello  world", "hello  world\n"),
+        (".expanded on\nFETCH Department PROPERTIES name, budget WHERE name == 'Sales'", "  name = Sales\nbudget = 625000.0\n"),
         (".tables", "Department  Employee  Project\n"),
         (".echo on\nEVAL 1;", "EVAL 1;\n 1\n---\n 1\n(1 row)\n"),
         (".mode csv\n.echo on\n.mode json", ".mode json\n"),

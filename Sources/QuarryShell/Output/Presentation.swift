@@ -10,11 +10,13 @@ struct Presentation: Equatable {
     var headers = true
     var nullText: String?
     var widths: [Int] = []
+    var expanded = false
 
     var isDefault: Bool { self == Presentation() }
 
     /// `mode`'s formatter with these settings.
     func formatter(for mode: OutputMode) -> any RowStreamFormatter {
+        let mode = expanded && mode == .table ? .line : mode
         let base = mode.streamFormatter
         return isDefault ? base : PresentedFormatter(base: base, settings: self, mode: mode)
     }

@@ -23,6 +23,7 @@ extension ShellSession {
         (".echo on|off", "print each statement before its result"),
         (".headers on|off", "print column names (and the row count under a table)"),
         (".nullvalue TEXT", "print NULL as TEXT in the text modes"),
+        (".expanded on|off", "table results one column per line (as psql's \\x; line mode)"),
         (".width N ...", "minimum widths of the table columns, in order (.width alone resets)"),
         (".output [FILE]", "send results to FILE (created or emptied); .output alone: back to stdout"),
         (".once FILE", "send the next statement's results to FILE"),
@@ -163,6 +164,7 @@ extension ShellSession {
         case ".bail": bail = try flag()
         case ".echo": echo = try flag()
         case ".headers", ".header": presentation.headers = try flag()
+        case ".expanded": presentation.expanded = try flag()
         case ".nullvalue":
             presentation.nullText = try argument(".nullvalue TEXT")
         case ".width":
@@ -211,7 +213,7 @@ extension ShellSession {
         let rows: [(String, String)] = [
             ("store", location.displayName), ("mode", mode.rawValue), ("engine", engine.rawValue),
             ("headers", onOff(presentation.headers)), ("nullvalue", presentation.nullText.map { "\"\($0)\"" } ?? "NULL"),
-            ("width", presentation.widths.map(String.init).joined(separator: " ")),
+            ("expanded", onOff(presentation.expanded)), ("width", presentation.widths.map(String.init).joined(separator: " ")),
             ("output", route.path ?? "stdout"), ("bail", onOff(bail)), ("echo", onOff(echo)), ("timer", onOff(timer)),
             ("explain", onOff(explain)), ("transaction", inTransaction ? "open" : "none"),
         ]
