@@ -90,9 +90,11 @@ public enum ScriptSplitter {
         "ENDSWITH", "IN", "BETWEEN",
     ]
 
-    /// Whether the REPL should ask for another line before running `text`:
-    /// an open quote, an unclosed bracket, or a last word or operator that
-    /// needs something after it (`WHERE`, `AND`, `>`, `,`).
+    /// Whether `text` is visibly unfinished: an open quote, an unclosed
+    /// bracket, or a last word or operator that needs something after it
+    /// (`WHERE`, `AND`, `>`, `,`). The REPL no longer runs a line when this
+    /// says it is complete — statements end at `;` (see `ready`) — but the
+    /// check stays for tools that want the old line-at-a-time reading.
     public static func needsMoreInput(_ text: String) -> Bool {
         let items = split(SourceText(text))
         guard let last = items.last, last.kind == .statement, !last.terminated else { return false }
