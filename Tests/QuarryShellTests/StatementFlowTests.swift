@@ -196,6 +196,20 @@ struct StatementFlowTests {
         #expect(Completion.candidates(line: line, word: word, model: try DefaultStore.model()) == expected)
     }
 
+    /// (line, lone match, whether no space should follow it)
+    static let continuing: [(String, String, Bool)] = [
+        ("FETCH Employee WHERE departm", "department", true),
+        ("FETCH Employee WHERE department.na", "department.name", false),
+        ("FETCH Employee WHERE proj", "projects", false),          // to-many: a quantifier or @count comes next
+        ("FETCH Employee WHERE sal", "salary", false),
+        ("FETCH Department WHERE ANY employees.dep", "employees.department", false),
+    ]
+
+    @Test(arguments: continuing)
+    func noSpaceAfterAToOneKey(line: String, match: String, continues: Bool) throws {
+        #expect(Completion.endsAtToOne(line: line, match: match, model: try DefaultStore.model()) == continues)
+    }
+
     @Test func completesFileNames() throws {
         let folder = NSTemporaryDirectory() + "quarry-complete-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder + "/sub-dir", withIntermediateDirectories: true)

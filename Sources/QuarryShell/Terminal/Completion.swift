@@ -59,6 +59,21 @@ public enum Completion {
         return result.filter { seen.insert($0).inserted }.sorted()
     }
 
+    /// Whether `match` (a completed key path) ends at a to-one relationship
+    /// of the statement's entity: the key path usually goes on
+    /// (`department` → `department.name`), so no space follows it.
+    public static func endsAtToOne(line: String, match: String, model: Model?) -> Bool {
+        guard let model, var current = statementEntity(line, model: model) else { return false }
+        let path = match.split(separator: ".").map(String.init)
+        for (i, component) in path.enumerated() {
+            guard let r = current.relationship(named: component, in: model), !r.isToMany,
+                  let next = model.entity(named: r.destination) else { return false }
+            if i == path.count - 1 { return true }
+            current = next
+        }
+        return false
+    }
+
     /// The clause words that can follow a statement's entity, when `word` is
     /// the first word after it (`FETCH Employee W` → WHERE).
     static func clauseWordsAfterEntity(line: String, word: String, model: Model) -> [String]? {

@@ -23,10 +23,12 @@ public struct REPL {
         session.colour = isatty(2) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
         session.onStoreOpened = { store in interrupts.watch(store.database.interrupter) }
         if let store = session.openStore { interrupts.watch(store.database.interrupter) }
-        let reader = LineReader(interrupts: interrupts) { line, word in
+        let reader = LineReader(interrupts: interrupts, complete: { line, word in
             Completion.candidates(line: line, word: word, model: session.model ?? (try? session.currentModel()),
                                   variables: Array(session.variables.keys))
-        }
+        }, continues: { line, match in
+            Completion.endsAtToOne(line: line, match: match, model: session.model ?? (try? session.currentModel()))
+        })
         if !session.quiet {
             print("Quarry: Core Data's query language. \(session.storeDescription).")
             print("Statements end with ';'. Type .help for help, Ctrl-D to leave.")
