@@ -218,7 +218,8 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         case "BEGIN", "START TRANSACTION":
             manualTransaction = true
         case "COMMIT", "ROLLBACK", "END", "ABORT":
-            manualTransaction = false
+            // ROLLBACK TO SAVEPOINT answers "ROLLBACK" too, but the transaction stays open.
+            if !sql.uppercased().hasPrefix("ROLLBACK TO") { manualTransaction = false }
         default:
             // DDL and the like: data may have changed shape; prepared
             // statements may now return other columns.

@@ -26,6 +26,12 @@ struct Shell: ParsableCommand {
     @Option(help: "Output mode: table, json, ndjson, csv, markdown, line.") var mode: String?
     @Option(help: "Where predicates run: sql or memory.") var engine: String = "sql"
     @Flag(help: "Run everything even after an error.") var keepGoing = false
+    @Flag(help: "Stop at the first error (the default for -c and files).") var bail = false
+    @Flag(name: .customLong("single-transaction"), help: "Run everything in one transaction (also -1).") var singleTransaction = false
+    @Flag(help: "Print each statement before its result.") var echo = false
+    @Flag(name: [.short, .long], help: "No greeting in the REPL.") var quiet = false
+    @Option(name: .customShort("o"), help: "Write results to this file.") var outputFile: String?
+    @Option(name: .customShort("f"), help: "A query file to run (repeatable).") var fileOption: [String] = []
     @Option(name: .customLong("error-format"), help: "Errors as 'human' or 'json'.") var errorFormat = "human"
     @Option(help: "Seed random(), random: and randomn: (fresh values in every run without it).") var seed: UInt64?
     @Option(name: .customLong("arg"), help: "A value for the %@, %d, %K ... of each statement, in order (JSON, or a plain string).")
@@ -43,6 +49,11 @@ struct Shell: ParsableCommand {
         var options = ShellOptions(store: store, postgres: postgres, model: model, mode: mode, engine: engine, keepGoing: keepGoing,
                                    errorFormat: errorFormat, arguments: args, sources: Self.orderedSources())
         options.seed = seed
+        options.bail = bail
+        options.singleTransaction = singleTransaction
+        options.echo = echo
+        options.quiet = quiet
+        options.outputFile = outputFile
         let status = options.run()
         if status != 0 { throw ExitCode(status) }
     }
@@ -51,7 +62,7 @@ struct Shell: ParsableCommand {
     /// options and arguments apart, so the order is read from argv).
     static func orderedSources() -> [ScriptSource] {
         var sources: [ScriptSource] = []
-        let withValue: Set<String> = ["--store", "--postgres", "--model", "--mode", "--engine", "--error-format", "--arg"]
+        let withValue: Set<String> = ["--store", "--postgres", "--model", "--mode", "--engine", "--error-format", "--arg", "-o"]
         var args = CommandLine.arguments.dropFirst()
         if args.first == "shell" { args = args.dropFirst() }
         var onlyFiles = false
@@ -59,6 +70,8 @@ struct Shell: ParsableCommand {
             if onlyFiles { sources.append(.file(arg)); continue }
             if arg == "--" { onlyFiles = true }
             else if arg == "-c" { if let s = args.popFirst() { sources.append(.command(s)) } }
+            else if arg == "-f" { if let s = args.popFirst() { sources.append(s == "-" ? .standardInput : .file(s)) } }
+            else if arg == "-" { sources.append(.standardInput) }
             else if arg.hasPrefix("-c") && !arg.hasPrefix("--") { sources.append(.command(String(arg.dropFirst(2)))) }
             else if withValue.contains(arg) { _ = args.popFirst() }
             else if arg.hasPrefix("-") && arg != "-" { continue }

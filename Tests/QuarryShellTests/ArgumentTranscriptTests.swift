@@ -76,7 +76,8 @@ struct ArgumentTranscriptTests {
         try "COUNT Department WHERE name BEGINSWITH %1$@;\nCOUNT Employee WHERE salary > %2$@ AND age < %3$@;\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = transcript([.file(path)], arguments: [.string("S"), .int(1000)])
-        #expect(r.out == " count\n-------\n     2\n(1 row)\n")
+        // Checked before anything runs: the first statement does not run either.
+        #expect(r.out == "")
         #expect(r.err.hasPrefix("\(path):2:46: error[A001]: no argument for %3$@ (argument 3); 2 arguments were given\n"))
         #expect(r.status == 65)
     }

@@ -105,13 +105,15 @@ struct REPLTerminalTests {
         let env = ["QUARRY_HISTORY": history, "TERM": "xterm", "HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"]
         let repl = try #require(PTYProcess(Self.binary!, environment: env))
         #expect(repl.wait(for: "quarry> "))
-        repl.type("COUNT Employee\r")
+        repl.type("COUNT Employee;\r")
         #expect(repl.wait(for: "   200"))
         #expect(repl.wait(for: "quarry> ", times: 2))
-        // An incomplete statement continues on the next line.
+        // A statement continues until its ';'.
         repl.type("EVAL 40 +\r")
         #expect(repl.wait(for: "   ...> "))
         repl.type("2\r")
+        #expect(repl.wait(for: "   ...> ", times: 2))
+        repl.type(";\r")
         #expect(repl.wait(for: "    42"))
         // Tab completes keywords and key paths.
         repl.type("COUN\t")
@@ -121,10 +123,10 @@ struct REPLTerminalTests {
         // Ctrl-C drops the half-typed line; the shell stays.
         repl.type("\u{03}")
         #expect(repl.wait(for: "^C"), "\(repl.screen.suffix(300).debugDescription)")
-        repl.type("EVAL 'still here'\r")
+        repl.type("EVAL 'still here';\r")
         #expect(repl.wait(for: "still here", times: 2))
         // An error does not end the shell.
-        repl.type("FETCH Nobody\r")
+        repl.type("FETCH Nobody;\r")
         #expect(repl.wait(for: "error[B001]"))
         // Ctrl-D ends the shell only on an empty line at the prompt: wait for
         // the prompt that follows the error before sending it.

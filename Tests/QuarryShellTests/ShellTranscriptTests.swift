@@ -90,9 +90,14 @@ struct ShellTranscriptTests {
     }
 
     @Test func firstErrorStopsUnlessKeepGoing() {
+        // A parse error anywhere stops the run before it starts (preflight) ...
         let stop = transcript([.command("EVAL 1"), .command("EVAL +"), .command("EVAL 3")])
-        #expect(stop.out.contains(" 1\n(1 row)") && !stop.out.contains(" 3\n(1 row)"))
+        #expect(stop.out.isEmpty)
         #expect(stop.status == 65)
+        // ... a run-time error stops it where it happens.
+        let failed = transcript([.command("EVAL 1"), .command("EVAL 1 / 0"), .command("EVAL 3")])
+        #expect(failed.out.contains(" 1\n(1 row)") && !failed.out.contains(" 3\n(1 row)"))
+        #expect(failed.status == 1)
         let going = transcript([.command("EVAL 1"), .command("EVAL +"), .command("EVAL 3")], keepGoing: true)
         #expect(going.out.contains(" 3\n(1 row)\n"))
         #expect(going.status == 65)

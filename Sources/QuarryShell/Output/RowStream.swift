@@ -26,7 +26,12 @@ struct ColumnSummary {
     /// A column is numeric when every non-null value in it is a number (and there is one).
     var numeric: [Bool] { zip(numbersOnly, sawValue).map { $0 && $1 } }
 
-    mutating func add(_ rows: [[Value]]) {
+    /// `.width`: columns at least this wide (0 leaves one as measured).
+    mutating func widen(to minimums: [Int]) {
+        for (i, w) in minimums.enumerated() where i < widths.count { widths[i] = max(widths[i], w) }
+    }
+
+    mutating func add<Rows: Sequence>(_ rows: Rows) where Rows.Element == [Value] {
         for row in rows {
             for (i, v) in row.enumerated() where i < widths.count {
                 widths[i] = max(widths[i], DisplayWidth.of(TableFormatter.clean(CellText.text(v))))

@@ -31,6 +31,8 @@ public enum ShellCode: String, Sendable, CaseIterable {
     /// A write that would break a constraint the store keeps (uniqueness,
     /// a relationship to an object that does not exist).
     case constraintFailed = "R007"
+    /// COMMIT with no transaction, BEGIN inside one, `.open` inside one.
+    case transactionState = "R008"
 }
 
 /// A located error of the shell, ready to render.

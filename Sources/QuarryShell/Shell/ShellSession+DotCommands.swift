@@ -8,7 +8,8 @@ import Foundation
 extension ShellSession {
     static let dotCommands: [(String, String)] = [
         (".help", "show this help"),
-        (".quit", "leave the shell (also .exit, Ctrl-D)"),
+        (".quit", "leave the shell (also Ctrl-D); a transaction left open is rolled back"),
+        (".exit [N]", "leave the shell with exit status N (default 0)"),
         (".open PATH|URL", "open or create a SQLite store (:memory: for a new in-memory one) or a PostgreSQL one (postgres://...); its own model, or --model M"),
         (".model PATH", "read a model (YAML, JSON, .xcdatamodeld) and reopen the store with it"),
         (".schema [ENTITY]", "show the model's entities, attributes and relationships"),
@@ -16,7 +17,18 @@ extension ShellSession {
         (".timer on|off", "print how long each statement took"),
         (".explain on|off", "print the plan before each FETCH and COUNT"),
         (".engine sql|memory", "where predicates run: lowered to SQL, or evaluated in memory"),
-        (".read FILE", "run the statements of a file"),
+        (".read FILE", "run the statements of a file (checked first, as quarry FILE does)"),
+        (".tables", "list the model's entities"),
+        (".bail on|off", "stop at the first error (default: on in files and -c, off in the REPL)"),
+        (".echo on|off", "print each statement before its result"),
+        (".headers on|off", "print column names (and the row count under a table)"),
+        (".nullvalue TEXT", "print NULL as TEXT in the text modes"),
+        (".expanded on|off", "table results one column per line (as psql's \\x; line mode)"),
+        (".width N ...", "minimum widths of the table columns, in order (.width alone resets)"),
+        (".output [FILE]", "send results to FILE (created or emptied); .output alone: back to stdout"),
+        (".once FILE", "send the next statement's results to FILE"),
+        (".print TEXT", "print TEXT"),
+        (".show", "show the current settings"),
         (".vars", "show the $variables set with SET"),
         (".tokens", "show the tokens of the last statement"),
         (".ast", "show the syntax tree of the last statement"),
@@ -61,11 +73,21 @@ extension ShellSession {
             text += "  COUNT Entity [WHERE p]    EVAL expression    SET $name = value    EXPLAIN statement\n"
             text += "  INSERT Entity {key: value, ...}    UPDATE Entity SET key = value, ... [WHERE p]    DELETE Entity [WHERE p]\n"
             text += "  SECTIONS Entity BY keyPath [WHERE p] [SORT BY ...]\n"
+            text += "  BEGIN    COMMIT    ROLLBACK    SAVEPOINT name    RELEASE name    ROLLBACK TO name\n"
             output(text)
-        case ".quit", ".exit":
+        case ".quit":
+            quitRequested = true
+        case ".exit":
+            if let a = arguments.first {
+                guard let n = Int32(a), (0...255).contains(n) else {
+                    throw ShellError(.badDotArgument, ".exit takes an exit status 0...255, not '\(a)'", at: words[1].1)
+                }
+                exitStatus = n
+            }
             quitRequested = true
         case ".open":
             let path = try argument(".open PATH|URL [--model MODEL]")
+            try refuseInTransaction(command, at: commandSpan)
             // The store's own model, or the one given here (ShellSession.reopen).
             let modelArgument = arguments.count >= 3 && arguments[1] == "--model" ? resolve(arguments[2], file: file) : nil
             do throws(ShellError) { try reopen(path, modelPath: modelArgument) } catch {
@@ -77,6 +99,7 @@ extension ShellSession {
             stopWatch(because: "another store was opened")
         case ".model":
             let path = resolve(try argument(".model PATH"), file: file)
+            try refuseInTransaction(command, at: commandSpan)
             do {
                 model = try ModelReader.read(from: path)
                 modelPath = path
@@ -116,7 +139,18 @@ extension ShellSession {
             }
             readDepth += 1
             defer { readDepth -= 1 }
-            let status = run(String(decoding: data, as: UTF8.self), file: path, stopOnError: true)
+            // As for a file on the command line: a typo anywhere fails it before anything runs.
+            let text = String(decoding: data, as: UTF8.self)
+            // It stops at its first error, whatever `.bail` says outside it.
+            var vars = variables
+            if case .failed(let error) = preflight(text, variables: &vars) {
+                report(error, source: SourceText(text), file: path)
+                throw ShellError.reported(error.exitCode)
+            }
+            let outerBail = bail
+            bail = true
+            defer { bail = outerBail }
+            let status = run(text, file: path, stopOnError: true)
             if status != 0 { throw ShellError.reported(status) }
         case ".vars":
             output(variables.keys.sorted().map { "$\($0) = \(Printer.format(variables[$0]!))\n" }.joined())
@@ -126,6 +160,34 @@ extension ShellSession {
         case ".ast":
             guard let text = lastStatement else { output("(no statement yet)\n"); return }
             output(try StatementParser.parse(text, arguments: self.arguments).json.serialized + "\n")
+        case ".bail": bail = try flag()
+        case ".echo": echo = try flag()
+        case ".headers", ".header": presentation.headers = try flag()
+        case ".expanded": presentation.expanded = try flag()
+        case ".nullvalue":
+            presentation.nullText = try argument(".nullvalue TEXT")
+        case ".width":
+            var widths: [Int] = []
+            for (w, span) in words.dropFirst() {
+                guard let n = Int(w), n >= 0 else { throw ShellError(.badDotArgument, ".width takes whole numbers, not '\(w)'", at: span) }
+                widths.append(n)
+            }
+            presentation.widths = widths
+        case ".output", ".once":
+            if command.lowercased() == ".output" && arguments.isEmpty { route.close(); return }
+            let path = resolve(try argument("\(command) FILE"), file: nil)
+            do throws(ShellError) { try route.redirect(to: path, once: command.lowercased() == ".once") } catch {
+                var located = error
+                located.span = words[1].1
+                throw located
+            }
+        case ".print":
+            // The rest of the line as typed, after one space.
+            output(String(line.dropFirst(command.utf8.count).drop(while: { $0 == " " || $0 == "\t" })) + "\n")
+        case ".tables":
+            output(try currentModel().entityNames.sorted().joined(separator: "  ") + "\n")
+        case ".show":
+            output(settingsText())
         case ".watch":
             try watchCommand(line, command: commandSpan)
         case ".unwatch":
@@ -135,6 +197,26 @@ extension ShellSession {
             let hint = Suggestions.closest(to: command, among: names).map { ["did you mean '\($0)'?"] } ?? ["type .help for the list"]
             throw ShellError(.unknownDotCommand, "unknown command '\(command)'", at: commandSpan, hints: hint)
         }
+    }
+
+    /// `.open` and `.model` would leave the open transaction on the old store.
+    func refuseInTransaction(_ command: String, at span: SourceSpan) throws(ShellError) {
+        guard inTransaction else { return }
+        throw ShellError(.badDotArgument, "\(command) inside a transaction", at: span,
+                         hints: ["COMMIT or ROLLBACK first"])
+    }
+
+    /// `.show`: the settings, one per line, as sqlite3 shows them.
+    func settingsText() -> String {
+        func onOff(_ b: Bool) -> String { b ? "on" : "off" }
+        let rows: [(String, String)] = [
+            ("store", location.displayName), ("mode", mode.rawValue), ("engine", engine.rawValue),
+            ("headers", onOff(presentation.headers)), ("nullvalue", presentation.nullText.map { "\"\($0)\"" } ?? "NULL"),
+            ("expanded", onOff(presentation.expanded)), ("width", presentation.widths.map(String.init).joined(separator: " ")),
+            ("output", route.path ?? "stdout"), ("bail", onOff(bail)), ("echo", onOff(echo)), ("timer", onOff(timer)),
+            ("explain", onOff(explain)), ("transaction", inTransaction ? "open" : "none"),
+        ]
+        return rows.map { $0.0.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
     }
 
     /// A path as given, or else relative to the directory of the running file.

@@ -192,6 +192,8 @@ extension ShellSession {
             lines.append("runs: in memory, no store")
         case .explain(let inner):
             return try explainText(inner)
+        case .transaction:
+            lines.append("runs: transaction control on the store's connection")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -46,6 +46,8 @@ extension ShellSession {
             return .none
         case .explain(let inner):
             return .text(try explainText(inner))
+        case .transaction(let t):
+            return try runTransaction(t)
         }
     }
 
@@ -126,7 +128,14 @@ extension ShellSession {
     }
 
     func rows(_ objects: [StoredObject], _ columns: [String]) -> [[Value]] {
-        objects.map { o in columns.map { o.value(forKey: $0) ?? .null } }
+        // A Ctrl-C stops the copying too (the rows are then never printed).
+        var result: [[Value]] = []
+        result.reserveCapacity(objects.count)
+        for (i, o) in objects.enumerated() {
+            if i & 1023 == 0 && cancellation.isCancelled { break }
+            result.append(columns.map { o.value(forKey: $0) ?? .null })
+        }
+        return result
     }
 
     func sortDescriptors(_ items: [SortItem]) -> [SortDescriptor] {

@@ -23,7 +23,7 @@ extension ShellSession {
                                    sortDescriptors: sortDescriptors(f.sort), fetchLimit: f.limit, fetchOffset: f.offset ?? 0)
         request.fetchBatchSize = f.batchSize ?? 0
         let columns = try defaultColumns(e)
-        let formatter = mode.streamFormatter
+        let formatter = presentation.formatter(for: mode)
         try storeCall { store in
             // A to-one whose key is on the row needs no query to print; the
             // others (kept on the other side, or pointing at an entity with
@@ -36,10 +36,18 @@ extension ShellSession {
             // One batch alive at a time: the stream never goes back.
             let result = try Context(store: store).fetchBatched(request, maximumLoadedBatches: 1)
             var summary = ColumnSummary(columns: columns)
-            if formatter.needsSummary { try result.forEachBatch { summary.add(Self.rows(of: $0, columns)) } }
+            // Between batches, a Ctrl-C ends the stream (no SQL runs there to interrupt).
+            if formatter.needsSummary {
+                try result.forEachBatch { objects throws in
+                    try cancellation.check()
+                    let rows = Self.rows(of: objects, columns)
+                    summary.add((formatter as? PresentedFormatter)?.present(rows) ?? rows)
+                }
+            }
             emit(formatter.head(columns, summary))
             var printed = 0
-            try result.forEachBatch { objects in
+            try result.forEachBatch { objects throws in
+                try cancellation.check()
                 let rows = Self.rows(of: objects, columns)
                 emit(formatter.rows(rows, from: printed, columns, summary))
                 printed += rows.count

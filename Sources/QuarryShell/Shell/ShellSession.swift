@@ -64,13 +64,32 @@ public final class ShellSession {
     var readDepth = 0
     /// The SECTIONS statement `.watch` keeps live, if any.
     var watch: Watch?
+    /// Set on Ctrl-C (the REPL and scripts watch SIGINT); output stops at once.
+    public let cancellation: Cancellation
+    /// Stop at the first error (`.bail`, `--bail`); the REPL turns it off.
+    public var bail = true
+    /// Print each statement before its result (`.echo`, `--echo`).
+    public var echo = false
+    /// Where results go: stdout, or a `.output`/`.once` file.
+    let route: OutputRoute
+    /// `.headers`, `.nullvalue`, `.width`.
+    var presentation = Presentation()
+    /// No greeting in the REPL (`-q`).
+    public var quiet = false
+    /// What `.exit N` asked the process to exit with.
+    public internal(set) var exitStatus: Int32 = 0
 
     public init(location: StoreLocation = .defaultStore, model: Model? = nil, mode: OutputMode = .table,
                 output: @escaping (String) -> Void, errors: @escaping (String) -> Void) {
         self.location = location
         self.model = model
         self.mode = mode
-        self.output = output
+        // Results go through the route (`.output FILE`) and stop on Ctrl-C.
+        let route = OutputRoute(output)
+        let cancellation = Cancellation()
+        self.cancellation = cancellation
+        self.route = route
+        self.output = { text in if !cancellation.isCancelled { route.write(text) } }
         self.errors = errors
     }
 
@@ -177,42 +196,6 @@ public final class ShellSession {
     /// Opens the store now (for `--store`), so a bad path fails before any statement runs.
     public func openNow() throws(ShellError) { _ = try store() }
 
-    /// Runs script text; returns 0, or the exit status of the first error.
-    /// With `stopOnError`, the first error ends the run.
-    @discardableResult
-    public func run(_ text: String, file: String? = nil, stopOnError: Bool) -> Int32 {
-        let source = SourceText(text)
-        var status: Int32 = 0
-        for item in ScriptSplitter.split(source) {
-            if quitRequested { break }
-            let started = DispatchTime.now()
-            do throws(ShellError) {
-                switch item.kind {
-                case .dotCommand:
-                    do throws(ShellError) { try runDotCommand(item.text, file: file) } catch {
-                        throw error.located ? error.shifted(by: item.offset) : error
-                    }
-                case .statement:
-                    lastStatement = item.text
-                    do throws(ShellError) {
-                        try execute(StatementParser.parse(item.text, arguments: arguments))
-                    } catch {
-                        throw error.located ? error.shifted(by: item.offset) : error
-                    }
-                }
-            } catch {
-                report(error, source: source, file: file)
-                if status == 0 { status = error.exitCode }
-                if stopOnError { return status }
-            }
-            if timer && item.kind == .statement {
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-                output(String(format: "Run Time: %.6f s\n", seconds))
-            }
-        }
-        return status
-    }
-
     /// Writes what the model reader converted or ignored (Core Data's
     /// leniency, see ModelWarning) to the error stream, one line each.
     func reportWarnings(of model: Model?) {
@@ -227,8 +210,12 @@ public final class ShellSession {
     }
 
     func write(_ out: StatementOutput) {
-        let text = mode.formatter.render(out)
-        if !text.isEmpty { output(text) }
+        // Rows print a chunk at a time, so Ctrl-C stops a long result at once.
+        if case .rows(let r) = out {
+            ChunkedPrinter.print(r, through: presentation.formatter(for: mode), to: output, cancellation: cancellation)
+            return
+        }
+        ChunkedPrinter.write(mode.formatter.render(out), to: output, cancellation: cancellation)
     }
 }
 

@@ -68,7 +68,21 @@ public enum ScriptSplitter {
         return items
     }
 
-    /// Words after which a statement cannot end: the REPL keeps reading.
+    /// What the REPL can run of what was typed so far: every item up to an
+    /// unfinished last statement (one without its `;`), which stays behind
+    /// to be continued on the next line, as in sqlite3 and psql. A
+    /// dot-command is complete at the end of its line. Pasting several
+    /// statements at once runs them in order; a statement pasted over
+    /// several lines waits for its `;`.
+    public static func ready(_ text: String) -> (run: String, rest: String) {
+        let items = split(SourceText(text))
+        guard let last = items.last else { return ("", "") } // blank or only comments
+        guard last.kind == .statement, !last.terminated else { return (text, "") }
+        let bytes = Array(text.utf8)
+        return (String(decoding: bytes[..<last.offset], as: UTF8.self), String(decoding: bytes[last.offset...], as: UTF8.self))
+    }
+
+    /// Words after which a statement cannot end (used by `needsMoreInput`).
     static let continuingWords: Set<String> = [
         "FETCH", "COUNT", "EVAL", "INSERT", "UPDATE", "DELETE", "SECTIONS", "SET", "EXPLAIN", "DISTINCT",
         "PROPERTIES", "WHERE", "GROUP", "BY", "HAVING", "SORT", "ORDER", "LIMIT", "OFFSET", "BATCH", "AS",
@@ -76,9 +90,11 @@ public enum ScriptSplitter {
         "ENDSWITH", "IN", "BETWEEN",
     ]
 
-    /// Whether the REPL should ask for another line before running `text`:
-    /// an open quote, an unclosed bracket, or a last word or operator that
-    /// needs something after it (`WHERE`, `AND`, `>`, `,`).
+    /// Whether `text` is visibly unfinished: an open quote, an unclosed
+    /// bracket, or a last word or operator that needs something after it
+    /// (`WHERE`, `AND`, `>`, `,`). The REPL no longer runs a line when this
+    /// says it is complete — statements end at `;` (see `ready`) — but the
+    /// check stays for tools that want the old line-at-a-time reading.
     public static func needsMoreInput(_ text: String) -> Bool {
         let items = split(SourceText(text))
         guard let last = items.last, last.kind == .statement, !last.terminated else { return false }

@@ -44,6 +44,8 @@ extension Statement {
             return .object([("statement", .string("SET")), ("variable", .string(v.text)), ("value", e.json)])
         case .explain(let inner):
             return .object([("statement", .string("EXPLAIN")), ("explained", inner.json)])
+        case .transaction(let t):
+            return .object([("statement", .string(t.text))])
         }
     }
 }

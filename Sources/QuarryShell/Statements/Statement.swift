@@ -55,6 +55,8 @@ public indirect enum Statement: Sendable, Equatable {
     case sections(entity: Name, keyPath: Name, predicate: Predicate?, sort: [SortItem])
     case set(variable: Name, value: Expression)
     case explain(Statement)
+    /// BEGIN, COMMIT, ROLLBACK and savepoints (TransactionStatement.swift).
+    case transaction(TransactionStatement)
 
     public static func == (a: Statement, b: Statement) -> Bool {
         switch (a, b) {
@@ -71,6 +73,7 @@ public indirect enum Statement: Sendable, Equatable {
             return e1 == e2 && k1 == k2 && p1 == p2 && s1 == s2
         case (.set(let v1, let x1), .set(let v2, let x2)): return v1 == v2 && x1 == x2
         case (.explain(let x), .explain(let y)): return x == y
+        case (.transaction(let x), .transaction(let y)): return x == y
         default: return false
         }
     }
@@ -87,6 +90,7 @@ public indirect enum Statement: Sendable, Equatable {
         case .sections: return "SECTIONS"
         case .set: return "SET"
         case .explain: return "EXPLAIN"
+        case .transaction(let t): return String(t.text.prefix { $0 != " " })
         }
     }
 }

@@ -85,11 +85,13 @@ public struct StatementParser {
             return .delete(entity: entity, predicate: try clauses["WHERE"].map { c throws(ShellError) in try predicate(c) })
         case "SECTIONS": return try sections(from: a + 1, to: b)
         case "SET": return try set(from: a + 1, to: b)
+        case _ where TransactionStatement.verbs.contains(verb):
+            return try transaction(verb, from: a, to: b)
         case "EXPLAIN":
             guard a + 1 < b else { throw ShellError(.emptyClause, "expected a statement after EXPLAIN", at: end(of: a)) }
             return .explain(try statement(from: a + 1, to: b))
         default:
-            let hint = Suggestions.closest(to: verb, among: Self.verbs).map { ["did you mean \($0)?"] } ?? []
+            let hint = Suggestions.closest(to: verb, among: Self.verbs + TransactionStatement.verbs).map { ["did you mean \($0)?"] } ?? []
             throw ShellError(.unknownStatement, "unknown statement '\(text(a))'; expected \(Self.verbs.joined(separator: ", "))",
                              at: tokens[a].span, hints: hint)
         }

@@ -38,6 +38,7 @@ public enum StatementPrinter {
         case .sections(let e, let k, let p, let s): return "SECTIONS \(e.text) BY \(k.text)" + whereClause(p) + sort(s)
         case .set(let v, let e): return "SET $\(v.text) = " + Printer.format(e)
         case .explain(let inner): return "EXPLAIN " + format(inner)
+        case .transaction(let t): return t.text
         }
     }
 }

@@ -3,11 +3,15 @@
 // interrupts the statement running at that moment (through the store's
 // thread-safe interrupter: SQLite's interrupt handle, or a cancel request to
 // the PostgreSQL server) and writes a byte to a pipe that wakes the line reader.
-// The shell itself never dies of Ctrl-C.
+// It also sets the session's `Cancellation`, which stops the work no
+// database call is doing (building rows, formatting, printing). The shell
+// itself never dies of Ctrl-C; in `-c` and file mode the run ends with 130
+// after its cleanup, and a process that cannot get there (blocked reading
+// stdin) leaves with 130 two seconds after the Ctrl-C.
 import Dispatch
 import Foundation
 
-final class InterruptWatch: @unchecked Sendable {
+public final class InterruptWatch: @unchecked Sendable {
     // @unchecked: `handle` and `counter` are guarded by `lock`.
     private let lock = NSLock()
     private var handle: (@Sendable () -> Void)?
@@ -15,8 +19,13 @@ final class InterruptWatch: @unchecked Sendable {
     private var source: DispatchSourceSignal?
     let wakeReadFD: Int32
     private let wakeWriteFD: Int32
+    private let cancellation: Cancellation?
+    private let exitIfStuck: Bool
 
-    init() {
+    /// `exitIfStuck`: for scripts, whose run has no prompt to return to.
+    init(cancellation: Cancellation? = nil, exitIfStuck: Bool = false) {
+        self.cancellation = cancellation
+        self.exitIfStuck = exitIfStuck
         var fds: [Int32] = [0, 0]
         pipe(&fds)
         wakeReadFD = fds[0]
@@ -34,7 +43,11 @@ final class InterruptWatch: @unchecked Sendable {
         counter += 1
         let h = handle
         lock.unlock()
+        cancellation?.cancel()
         h?()
+        if exitIfStuck {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { _exit(ExitStatus.interrupted) }
+        }
         var byte: UInt8 = 1
         _ = write(wakeWriteFD, &byte, 1)
     }
@@ -57,5 +70,15 @@ final class InterruptWatch: @unchecked Sendable {
         lock.lock()
         handle = h
         lock.unlock()
+    }
+}
+
+extension InterruptWatch {
+    /// The watch for `-c` and file runs: Ctrl-C interrupts the session's
+    /// store and cancels its work; the run then ends with 130.
+    public convenience init(session: ShellSession) {
+        self.init(cancellation: session.cancellation, exitIfStuck: true)
+        session.onStoreOpened = { [weak self] store in self?.watch(store.database.interrupter) }
+        if let store = session.openStore { watch(store.database.interrupter) }
     }
 }

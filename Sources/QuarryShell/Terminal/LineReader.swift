@@ -21,6 +21,7 @@ public enum LineEvent: Equatable {
 nonisolated(unsafe) private var completedLine: String?
 nonisolated(unsafe) private var lineDone = false
 nonisolated(unsafe) private var completionProvider: ((String, String) -> [String])?
+nonisolated(unsafe) private var continuesProvider: ((String, String) -> Bool)?
 nonisolated(unsafe) private var pendingMatches: [String] = []
 
 public final class LineReader {
@@ -29,19 +30,26 @@ public final class LineReader {
     let interrupts: InterruptWatch
 
     /// A readline reader; `interrupts` wakes it on Ctrl-C.
-    init(interrupts: InterruptWatch, complete: @escaping (String, String) -> [String]) {
+    /// `continues(line, match)`: whether a lone match is followed by more of
+    /// the same word (a key path goes on after a to-one key), so no space.
+    init(interrupts: InterruptWatch, complete: @escaping (String, String) -> [String],
+         continues: @escaping (String, String) -> Bool = { _, _ in false }) {
         self.interrupts = interrupts
         self.wakeFD = interrupts.wakeReadFD
         historyPath = ProcessInfo.processInfo.environment["QUARRY_HISTORY"]
             ?? (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + "/.quarry_history"
         completionProvider = complete
+        continuesProvider = continues
         // '.' and '$' are part of words: key paths and variables complete whole.
         quarry_rl_configure({ text, _, _ in
             quarry_rl_completion_over() // never fall back to file names
             let word = text.map { String(cString: $0) } ?? ""
             let line = quarry_rl_line_buffer().map { String(cString: $0) } ?? ""
             pendingMatches = completionProvider?(line, word) ?? []
-            if pendingMatches.count == 1 && pendingMatches[0].hasSuffix(".") { quarry_rl_no_append() }
+            if pendingMatches.count == 1, pendingMatches[0].hasSuffix(".") || pendingMatches[0].hasSuffix("/")
+                || continuesProvider?(line, pendingMatches[0]) == true {
+                quarry_rl_no_append()
+            }
             return rl_completion_matches(text) { _, state in
                 if state == 0 { pendingMatches = pendingMatches.reversed() }
                 guard let next = pendingMatches.popLast() else { return nil }
@@ -57,6 +65,9 @@ public final class LineReader {
     func read(prompt: String) -> LineEvent {
         completedLine = nil
         lineDone = false
+        // A Ctrl-C that stopped the last statement left a byte in the wake
+        // pipe: without this, poll would wake at once, again and again.
+        interrupts.drain()
         let seenInterrupts = interrupts.count
         rl_callback_handler_install(prompt) { line in
             completedLine = line.map { String(cString: $0) }

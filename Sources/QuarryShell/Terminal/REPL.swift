@@ -1,49 +1,64 @@
-// The interactive shell: prompts `quarry> ` and `   ...> ` (an unfinished
-// statement continues on the next line), runs each complete statement or
-// dot-command as soon as it is typed, keeps going after errors, keeps the
-// shell alive on Ctrl-C (cancelling the running statement, or the line being
-// typed), and leaves on Ctrl-D or `.quit`.
+// The interactive shell: prompts `quarry> ` (`quarry*> ` inside a
+// transaction) and `   ...> ` while a statement continues. A statement ends
+// only at its `;`, as in sqlite3 and psql, so a statement typed or pasted
+// over several lines runs whole, and pasted text with several statements
+// runs them in order; a dot-command is one line, where a statement could
+// start. Errors do not end the shell (unless `.bail on`); Ctrl-C stops the
+// running statement (or drops the line being typed, and any input typed
+// ahead) and prints `interrupted`; Ctrl-D or `.quit` leaves, rolling back a
+// transaction left open.
 import Foundation
 
 public struct REPL {
     public static let prompt = "quarry> "
+    public static let transactionPrompt = "quarry*> "
     public static let continuation = "   ...> "
     let session: ShellSession
 
     public init(session: ShellSession) { self.session = session }
 
     public func run() -> Int32 {
-        let interrupts = InterruptWatch()
         let session = self.session
-        session.colour = isatty(2) != 0
+        let interrupts = InterruptWatch(cancellation: session.cancellation)
+        session.colour = isatty(2) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
         session.onStoreOpened = { store in interrupts.watch(store.database.interrupter) }
         if let store = session.openStore { interrupts.watch(store.database.interrupter) }
-        let reader = LineReader(interrupts: interrupts) { line, word in
+        let reader = LineReader(interrupts: interrupts, complete: { line, word in
             Completion.candidates(line: line, word: word, model: session.model ?? (try? session.currentModel()),
                                   variables: Array(session.variables.keys))
+        }, continues: { line, match in
+            Completion.endsAtToOne(line: line, match: match, model: session.model ?? (try? session.currentModel()))
+        })
+        if !session.quiet {
+            print("Quarry: Core Data's query language. \(session.storeDescription).")
+            print("Statements end with ';'. Type .help for help, Ctrl-D to leave.")
         }
-        print("Quarry: Core Data's query language. \(session.storeDescription).")
-        print("Statements end with ';' or a complete line. Type .help for help, Ctrl-D to leave.")
         fflush(nil)
-        var buffer = ""
+        var collector = StatementCollector()
         while !session.quitRequested {
-            switch reader.read(prompt: buffer.isEmpty ? Self.prompt : Self.continuation) {
+            let prompt = collector.continuing ? Self.continuation : session.inTransaction ? Self.transactionPrompt : Self.prompt
+            switch reader.read(prompt: prompt) {
             case .end:
-                return 0
+                if collector.continuing { session.reportNote("(the unfinished statement was not run)") }
+                session.finish()
+                return session.exitStatus
             case .interrupt:
-                buffer = ""
+                collector.clear()
             case .line(let line):
-                if buffer.isEmpty && line.allSatisfy(\.isWhitespace) { continue }
-                buffer += (buffer.isEmpty ? "" : "\n") + line
-                let trimmed = buffer.drop(while: { $0 == " " || $0 == "\t" })
-                if trimmed.hasPrefix(".") || !ScriptSplitter.needsMoreInput(buffer) {
-                    reader.remember(buffer)
-                    session.run(buffer, file: nil, stopOnError: false)
-                    fflush(nil)
-                    buffer = ""
+                guard let ready = collector.add(line) else { continue }
+                reader.remember(ready.trimmingCharacters(in: .whitespacesAndNewlines))
+                session.cancellation.reset()
+                let status = session.run(ready, file: nil, stopOnError: true)
+                fflush(nil)
+                if status == ExitStatus.interrupted {
+                    // Whatever was typed or pasted after the interrupted
+                    // statement is dropped with it.
+                    tcflush(0, TCIFLUSH)
+                    collector.clear()
                 }
             }
         }
-        return 0
+        session.finish()
+        return session.exitStatus
     }
 }

@@ -1,0 +1,64 @@
+// The sqlite3-style display settings on top of an output mode: `.headers
+// off` (no column names, and no row count under a table: psql's
+// tuples-only), `.nullvalue TEXT` (what NULL prints as in the text modes;
+// json and ndjson keep null), `.width N ...` (minimum column widths in table
+// mode). A wrapper around a mode's stream formatter, so streamed and whole
+// results stay the same text.
+
+/// The display settings of a session (`.show` lists them).
+struct Presentation: Equatable {
+    var headers = true
+    var nullText: String?
+    var widths: [Int] = []
+    var expanded = false
+
+    var isDefault: Bool { self == Presentation() }
+
+    /// `mode`'s formatter with these settings.
+    func formatter(for mode: OutputMode) -> any RowStreamFormatter {
+        let mode = expanded && mode == .table ? .line : mode
+        let base = mode.streamFormatter
+        return isDefault ? base : PresentedFormatter(base: base, settings: self, mode: mode)
+    }
+}
+
+struct PresentedFormatter: RowStreamFormatter {
+    let base: any RowStreamFormatter
+    let settings: Presentation
+    let mode: OutputMode
+
+    var needsSummary: Bool { base.needsSummary }
+
+    /// NULL replaced in the text modes; data modes keep it.
+    func present(_ rows: [[Value]]) -> [[Value]] {
+        guard let text = settings.nullText, mode != .json, mode != .ndjson else { return rows }
+        return rows.map { $0.map { $0.isNull ? .string(text) : $0 } }
+    }
+
+    func widened(_ summary: ColumnSummary) -> ColumnSummary {
+        var s = summary
+        s.widen(to: settings.widths)
+        return s
+    }
+
+    func format(_ r: ResultSet) -> String {
+        var summary = ColumnSummary(columns: r.columns)
+        let rows = present(r.rows)
+        if needsSummary { summary.add(rows) }
+        return head(r.columns, summary) + self.rows(r.rows, from: 0, r.columns, summary) + tail(r.columns, count: r.rows.count, summary)
+    }
+
+    func format(sections: [ResultSection], columns: [String]) -> String { base.format(sections: sections, columns: columns) }
+
+    func head(_ columns: [String], _ summary: ColumnSummary) -> String {
+        settings.headers ? base.head(columns, widened(summary)) : ""
+    }
+
+    func rows(_ rows: [[Value]], from index: Int, _ columns: [String], _ summary: ColumnSummary) -> String {
+        base.rows(present(rows), from: index, columns, widened(summary))
+    }
+
+    func tail(_ columns: [String], count: Int, _ summary: ColumnSummary) -> String {
+        settings.headers || mode != .table ? base.tail(columns, count: count, widened(summary)) : ""
+    }
+}
