@@ -158,6 +158,9 @@ struct REPLInterruptTests {
         #expect(repl.wait(for: "SORT BY"), "\(repl.screen.suffix(200).debugDescription)")
         repl.type("\u{03}")
         #expect(repl.wait(for: "^C"))
+        // The terminal echoes ^C before the shell has dropped the line: a
+        // Ctrl-D typed before the fresh prompt would edit the old line.
+        #expect(repl.waitAfter("^C", for: "quarry> "))
         repl.type("\u{04}")
         #expect(repl.finish() == 0)
     }
