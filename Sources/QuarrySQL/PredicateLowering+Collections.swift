@@ -112,7 +112,10 @@ extension PredicateLowerer {
     /// a to-one, a grouped derived table: AggregateDecorrelation.swift). @sum
     /// of no values is 0; @avg of none is nil and counts a nil element as 0
     /// (Apple's KVC), where the function average: skips nil (SQL's AVG).
-    func aggregate(_ bound: BoundPath, from alias: String, entity: String) throws(LoweringError) -> Operand {
+    /// `isOperator`: a collection operator, whose collection through a nil
+    /// to-one is nil and so is its @count and @sum; the functions count:
+    /// and sum: see no elements there and answer 0 (Builtins.items).
+    func aggregate(_ bound: BoundPath, from alias: String, entity: String, isOperator: Bool = true) throws(LoweringError) -> Operand {
         let path = try collectionLevel(bound, from: alias, entity: entity)
         let select: String
         let type: AttributeType?
@@ -124,8 +127,7 @@ extension PredicateLowerer {
         case .aggregate(let op, let attribute, let owner):
             guard let raw = column(attribute.name, of: owner, alias: path.elementAlias) else { throw .unsupported("transient attribute") }
             let (c, valueType) = try converted(raw, type: attribute.type, suffix: bound.suffix)
-            guard valueType.isNumeric || valueType == .boolean || valueType == .date
-                    || (valueType == .string && (op == "min" || op == "max")) else {
+            guard valueType.isNumeric || valueType == .date || (valueType == .string && (op == "min" || op == "max")) else {
                 throw .unsupported("@\(op) of \(valueType.rawValue)")
             }
             switch op {
@@ -140,11 +142,13 @@ extension PredicateLowerer {
             throw .unsupported("aggregate")
         }
         let zeroWhenEmpty = !nullable
-        if let decorrelated = decorrelatedAggregate(path, select: select, zeroWhenEmpty: zeroWhenEmpty, type: type) { return decorrelated }
+        // Through a to-one that is nil, an operator's collection is nil and
+        // so is its count or sum (the evaluator: `nil.employees.@count` is nil).
+        let nilWithoutOwner = path.throughToOne && isOperator && zeroWhenEmpty
+        if let decorrelated = decorrelatedAggregate(path, select: select, zeroWhenEmpty: zeroWhenEmpty, nilWithoutOwner: nilWithoutOwner,
+                                                    type: type) { return decorrelated }
         let subquery = context.subquery(path.level, select: select, correlation: path.correlation, condition: nil)
-        // Through a to-one that is nil, the collection is nil and so is its
-        // count or sum (the evaluator: `nil.employees.@count` is nil).
-        if path.throughToOne { return .scalar(nilWhenNoOwner(path.hop, subquery), type: type, nullable: true) }
+        if nilWithoutOwner { return .scalar(nilWhenNoOwner(path.hop, subquery), type: type, nullable: true) }
         return .scalar(subquery, type: type, nullable: nullable)
     }
 

@@ -26,7 +26,8 @@ import QuarryModel
 extension PredicateLowerer {
     /// The aggregate `select` over `path` as a column of a grouped derived
     /// table joined to the fetch; nil when the correlated form must stay.
-    func decorrelatedAggregate(_ path: CollectionLevel, select: String, zeroWhenEmpty: Bool, type: AttributeType?) -> Operand? {
+    func decorrelatedAggregate(_ path: CollectionLevel, select: String, zeroWhenEmpty: Bool, nilWithoutOwner: Bool,
+                               type: AttributeType?) -> Operand? {
         let hop = path.hop
         guard path.throughToOne, context.isTopLevel(hop.outerAlias) else { return nil }
         let level = hop.level
@@ -38,8 +39,9 @@ extension PredicateLowerer {
         let alias = context.newAlias("d")
         derived = derived + " GROUP BY \(hop.innerKey)) \(alias) ON \(alias).\(k) = \(hop.outerKey)"
         context.addJoin(derived, toLevelOwning: hop.outerAlias)
-        let value = zeroWhenEmpty ? "COALESCE(\(alias).\(v), 0)" : "\(alias).\(v)"
-        return .scalar(nilWhenNoOwner(hop, SQLFragment(value)), type: type, nullable: true)
+        let value = SQLFragment(zeroWhenEmpty ? "COALESCE(\(alias).\(v), 0)" : "\(alias).\(v)")
+        if nilWithoutOwner { return .scalar(nilWhenNoOwner(hop, value), type: type, nullable: true) }
+        return .scalar(value, type: type, nullable: !zeroWhenEmpty)
     }
 
     /// ANY / ALL / NONE over `path` as membership of the owner's key in the

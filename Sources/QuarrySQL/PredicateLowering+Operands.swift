@@ -222,13 +222,13 @@ extension PredicateLowerer {
         }
         switch (op, bound.terminal) {
         case ("count", .object):
-            return try aggregate(BoundPath(steps: bound.steps, terminal: .count), from: alias, entity: entity)
+            return try aggregate(BoundPath(steps: bound.steps, terminal: .count), from: alias, entity: entity, isOperator: false)
         case (_, .attribute(let a, let owner)) where op != "count":
             // The function `average:` skips nil (SQL's AVG); the operator
             // `@avg` counts it as 0 (Grammar/deviations.md): told apart here.
             let name = op == "avg" ? "average" : op
             return try aggregate(BoundPath(steps: bound.steps, terminal: .aggregate(name, attribute: a, entity: owner), suffix: bound.suffix),
-                                 from: alias, entity: entity)
+                                 from: alias, entity: entity, isOperator: false)
         default:
             throw .unsupported("\(name) of \(path.joined(separator: "."))")
         }

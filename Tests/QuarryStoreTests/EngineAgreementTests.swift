@@ -47,8 +47,8 @@ struct EngineAgreementTests {
     }
 
     @discardableResult
-    func agree(_ engine: TestEngine, _ entity: String, _ format: String, sorts: [SortDescriptor] = []) throws -> EngineOutcome {
-        let request = FetchRequest(entity: entity, predicate: try Parser.parsePredicate(format), sortDescriptors: sorts)
+    func agree(_ engine: TestEngine, _ entity: String, _ format: String) throws -> EngineOutcome {
+        let request = FetchRequest(entity: entity, predicate: try Parser.parsePredicate(format))
         let (memory, sql, sqlite) = try outcomes(engine, request)
         #expect(memory == sql, "\(format): memory \(memory), \(engine) sql \(sql)")
         #expect(sql == sqlite, "\(format): \(engine) sql \(sql), sqlite \(sqlite)")
@@ -116,7 +116,7 @@ struct EngineAgreementTests {
         ("Employee", "department.name.length > 4"),
         ("Employee", "department.budget.doubleValue > 500000"),
         ("Employee", "department.employees.@avg.salary.doubleValue > salary"),
-        ("Employee", "salary.self > 100000"),
+        ("Employee", "salary.doubleValue.integerValue.doubleValue > 100000"),
         // Not keys of the value they follow: the same bind error everywhere.
         ("Employee", "salary.nosuch > 1"),
         ("Employee", "name.doubleValue.length > 1"),
@@ -131,7 +131,7 @@ struct EngineAgreementTests {
         if format.contains("nosuch") || format.contains("lengthh") || format.contains("doubleValue.length") || format.contains("startDate.length") {
             #expect(outcome == .error("B005"), "\(format)")
         } else {
-            #expect(outcome != .error("B005") && outcome != .error("B002"), "\(format) must be accepted: \(outcome)")
+            #expect(outcome != EngineOutcome.error("B005") && outcome != EngineOutcome.error("B002"), "\(format) must be accepted: \(outcome)")
         }
     }
 
@@ -236,7 +236,7 @@ struct EngineAgreementTests {
             let objects = try store.fetch(request, engine: .sql)
             let departmentKeys = objects.map { o -> Int64 in
                 if case .object(let d)? = o.value(forKey: "department"), let s = d.object as? StoredObject { return s.id.primaryKey }
-                return ascending ? Int64.min : Int64.max
+                return Int64.min // nil: the smallest key, first ascending, last descending
             }
             #expect(departmentKeys == (ascending ? departmentKeys.sorted() : departmentKeys.sorted(by: >)))
         }
