@@ -140,10 +140,16 @@ extension SQLStore {
     /// misspelt key (`nosuch == nil`), a to-many path without a quantifier or
     /// an unknown suffix is the same bind error here as in SQL, instead of a
     /// nil that quietly selects everything.
+    ///
+    /// A top-level AND is evaluated with the conjuncts SQL could run first
+    /// and the residual ones last, as the SQL engine does (its residual only
+    /// sees the rows the SQL part selected): an error a residual conjunct
+    /// raises (`salary / 0`, `name + 1`) then comes from the same rows on
+    /// both engines, or from none.
     func fetchMemory(_ request: FetchRequest) throws -> [StoredObject] {
-        _ = try SQLPlanner.plan(request, mapping: mapping, now: now())
+        let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
         var all = try fetchSQL(FetchRequest(entity: request.entity))
-        if let predicate = request.predicate {
+        if let predicate = request.predicate.map({ Self.sqlConjunctsFirst($0, residual: plan.residual) }) {
             let compiled = try Evaluator.compile(predicate, options: evaluationOptions)
             all = try all.filter { try compiled.evaluate(.object(ObjectReference($0))) }
         }
@@ -163,6 +169,19 @@ extension SQLStore {
         all = Array(all.dropFirst(request.fetchOffset))
         if let limit = request.fetchLimit { all = Array(all.prefix(limit)) }
         return all
+    }
+}
+
+extension SQLStore {
+    /// `predicate` with its top-level conjuncts that are not in `residual`
+    /// moved before those that are (SQL's order of evaluation).
+    static func sqlConjunctsFirst(_ predicate: QuarrySyntax.Predicate, residual: QuarrySyntax.Predicate?) -> QuarrySyntax.Predicate {
+        guard let residual, case .and(let parts) = predicate.kind else { return predicate }
+        let left: [QuarrySyntax.Predicate]
+        if case .and(let r) = residual.kind, !parts.contains(residual) { left = r } else { left = [residual] }
+        let sql = parts.filter { !left.contains($0) }
+        guard !sql.isEmpty, sql.count + left.count == parts.count else { return predicate }
+        return QuarrySyntax.Predicate(.and(sql + left), span: predicate.span)
     }
 }
 

@@ -268,6 +268,49 @@ struct EngineAgreementTests {
         #expect(ids(sql).contains("nil"))
     }
 
+    // MARK: Minimal disagreements the fuzzer found (EngineFuzzTests)
+
+    static let fuzzRegressions: [(String, String)] = [
+        // SQL's part selected no row, so its residual never raised; memory
+        // raised on the first row. Memory now evaluates SQL's conjuncts first.
+        ("(name + 1 > 3 AND -age == 150000)", "rows"),
+        ("(salary / 0 > 1 AND age == 999)", "rows"),
+        // SQL skipped the FUNCTION once `nil == nil` decided the OR; the
+        // evaluator compiles every part (E002). SQL now lowers every part.
+        ("(nil == nil OR FUNCTION(SELF, 'missing') == 1)", "E002"),
+        ("(FALSEPREDICATE AND FUNCTION(SELF, 'missing') == 1)", "E002"),
+        // Rows of unrelated entities are never equal, whatever their keys.
+        ("projects CONTAINS SELF", "rows"),
+        ("ANY projects == SELF", "rows"),
+        // A to-many aggregate through a nil to-one: the operator is nil, the
+        // function count: 0.
+        ("department.employees.@count == 0", "rows"),
+        ("count:(department.employees) == 0", "rows"),
+        ("sum:(department.employees.salary) == 0", "rows"),
+        ("department.employees.@sum.salary == nil", "rows"),
+    ]
+
+    @Test(arguments: TestEngine.available, 0..<fuzzRegressions.count)
+    func fuzzRegression(engine: TestEngine, index: Int) throws {
+        let (format, expected) = Self.fuzzRegressions[index]
+        let outcome = try agree(engine, "Employee", format)
+        if expected == "rows" {
+            if case .error(let code) = outcome { Issue.record("\(format): \(code)") }
+        } else {
+            #expect(outcome == .error(expected), "\(format)")
+        }
+    }
+
+    /// Employees without a department: `@count` through it is nil, `count:` 0.
+    @Test(arguments: TestEngine.available)
+    func aggregateThroughNilToOne(engine: TestEngine) throws {
+        let store = try Self.stores.store(engine)
+        let homeless = try store.fetch(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("department == nil"))).map(\.id.primaryKey)
+        #expect(!homeless.isEmpty)
+        #expect(try agree(engine, "Employee", "department.employees.@count == nil") == .rows(homeless))
+        #expect(try agree(engine, "Employee", "count:(department.employees) == 0") == .rows(homeless))
+    }
+
     // MARK: mode: skips nil, as average: does
 
     @Test func modeSkipsNil() throws {
