@@ -106,7 +106,10 @@ struct PredicateLowerer {
             } catch {
                 switch error {
                 case .bind(let d): throw d
-                case .unsupported: residual.append(part)
+                case .unsupported:
+                    // What lowering did not reach is bound all the same.
+                    try bindCheck(part)
+                    residual.append(part)
                 }
             }
         }

@@ -73,6 +73,12 @@ final class LoweringContext {
         self.now = now
     }
 
+    init(mapped: MappedModel, dialect: SQLDialect, now: Double) {
+        self.mapped = mapped
+        self.dialect = dialect
+        self.now = now
+    }
+
     func newLevel(entity: String) -> QueryLevel {
         let level = QueryLevel(alias: newAlias("t"), entity: entity)
         if rows.isEmpty { rows.reserveCapacity(4) }

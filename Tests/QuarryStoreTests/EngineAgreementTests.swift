@@ -288,6 +288,12 @@ struct EngineAgreementTests {
         ("count:(department.employees) == 0", "rows"),
         ("sum:(department.employees.salary) == 0", "rows"),
         ("department.employees.@sum.salary == nil", "rows"),
+        // PostgreSQL keeps MATCHES[c] in memory; the key after it must still
+        // be bound (it was a quiet nil there, B002 on SQLite).
+        ("(name MATCHES[c] 'j.*' OR department.nosuch == 1)", "B002"),
+        ("(name MATCHES[c] '.*[0-9]' OR salary.nosuch > 1)", "B005"),
+        ("(salary ** 2 > 4 OR nosuch == 1)", "B002"),
+        ("SUBQUERY(projects, $p, $p.budget ** 2 > 1 OR $p.nosuch == 1).@count > 0", "B002"),
     ]
 
     @Test(arguments: TestEngine.available, 0..<fuzzRegressions.count)
