@@ -19,6 +19,12 @@ struct CollectionLevel {
     /// (`department.employees`): then many outer rows share one collection,
     /// and the collection is nil when the to-one is.
     var throughToOne: Bool
+    /// Whether every owner that is not nil has at least one element: the
+    /// path is a to-one and its own inverse (`department.employees`, which
+    /// holds the row it started from). Then a missing group means a nil
+    /// owner, and a count or sum needs no COALESCE (which would hide from
+    /// the engines that the outer join can be an inner one).
+    var ownerHasElements = false
 
     var level: QueryLevel { hop.level }
     var correlation: SQLFragment { hop.correlation }
@@ -54,7 +60,9 @@ extension PredicateLowerer {
                     hop = made
                     current = made.level.alias
                     currentEntity = next.destination
-                    return try rest(bound, after: i + 2, hop: made, current: current, currentEntity: currentEntity, throughToOne: true)
+                    var path = try rest(bound, after: i + 2, hop: made, current: current, currentEntity: currentEntity, throughToOne: true)
+                    path.ownerHasElements = i == 0 && bound.steps.count == 2 && isInverse(step, next)
+                    return path
                 }
                 current = try context.joinToOne(from: current, entity: currentEntity, relationship: step.relationship)
             }
@@ -62,6 +70,17 @@ extension PredicateLowerer {
         }
         guard let hop else { throw .unsupported("not a to-many path") }
         return CollectionLevel(hop: hop, elementAlias: current, elementEntity: currentEntity, throughToOne: throughToOne)
+    }
+
+    /// Whether `back` is the inverse of the to-one `step` (either side may
+    /// name the other).
+    func isInverse(_ step: PathStep, _ back: PathStep) -> Bool {
+        let model = context.model
+        guard back.destination == step.source || model.entity(named: step.source)?.isKind(of: back.destination, in: model) == true
+        else { return false }
+        let forward = model.entity(named: step.source)?.relationship(named: step.relationship, in: model)
+        let backward = model.entity(named: back.source)?.relationship(named: back.relationship, in: model)
+        return forward?.inverse == back.relationship || backward?.inverse == step.relationship
     }
 
     /// The steps after the first to-many hop, joined inside its level.

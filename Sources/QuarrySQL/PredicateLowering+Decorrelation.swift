@@ -9,7 +9,11 @@
 //   JOINed on it: `LEFT JOIN (SELECT e."department" AS "k", AVG(...) AS "v"
 //   FROM ... GROUP BY e."department") d ON d."k" = t0."department"`. An owner
 //   with no elements has no group: its count and sum are 0 (COALESCE), its
-//   average, minimum and maximum nil, as in the correlated form.
+//   average, minimum and maximum nil, as in the correlated form. When the
+//   path returns to the row's own collection (`department.employees`), every
+//   owner has a group, and the value is the bare column: a comparison that
+//   rejects NULL then lets the engine turn the outer join into an inner one
+//   and drive it from the groups (SQLite: SCAN d, SEARCH t0 USING INDEX).
 // - A quantifier whose test does not mention the outer row becomes
 //   membership in an uncorrelated list of owners, which both engines compute
 //   once: ANY is `key IN (owners with a matching element)`, NONE and ALL are
@@ -39,7 +43,10 @@ extension PredicateLowerer {
         let alias = context.newAlias("d")
         derived = derived + " GROUP BY \(hop.innerKey)) \(alias) ON \(alias).\(k) = \(hop.outerKey)"
         context.addJoin(derived, toLevelOwning: hop.outerAlias)
-        let value = SQLFragment(zeroWhenEmpty ? "COALESCE(\(alias).\(v), 0)" : "\(alias).\(v)")
+        let raw = SQLFragment("\(alias).\(v)")
+        // Every owner has a group: no group means no owner, a nil collection.
+        if path.ownerHasElements && nilWithoutOwner { return .scalar(raw, type: type, nullable: true) }
+        let value = zeroWhenEmpty ? "COALESCE(" + raw + ", 0)" : raw
         if nilWithoutOwner { return .scalar(nilWhenNoOwner(hop, value), type: type, nullable: true) }
         return .scalar(value, type: type, nullable: !zeroWhenEmpty)
     }
