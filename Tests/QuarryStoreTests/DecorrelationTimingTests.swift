@@ -71,6 +71,22 @@ struct DecorrelationTimingTests {
         return (walls.sorted()[runs / 2], cpus.sorted()[runs / 2])
     }
 
+    /// The medians of `a` and `b` run alternately, so that the machine's
+    /// load (shared with other builds) falls on both alike.
+    static func alternate(runs: Int, _ a: () throws -> Void, _ b: () throws -> Void) rethrows
+        -> (a: (wall: Double, cpu: Double), b: (wall: Double, cpu: Double)) {
+        var ta: [(Double, Double)] = [], tb: [(Double, Double)] = []
+        for _ in 0..<runs {
+            let x = try time(runs: 1, a), y = try time(runs: 1, b)
+            ta.append((x.wall, x.cpu))
+            tb.append((y.wall, y.cpu))
+        }
+        func median(_ t: [(Double, Double)]) -> (wall: Double, cpu: Double) {
+            (t.map(\.0).sorted()[runs / 2], t.map(\.1).sorted()[runs / 2])
+        }
+        return (median(ta), median(tb))
+    }
+
     static func count(_ store: SQLStore, _ sql: String) throws -> Int {
         guard case .int(let n)? = try store.database.rows(sql, []).first?.first else { return -1 }
         return Int(n)
@@ -84,8 +100,7 @@ struct DecorrelationTimingTests {
         for (id, format, handWritten) in Self.scenarios {
             let request = FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate(format))
             #expect(try store.count(request) == (try Self.count(store, handWritten)), "\(id) \(engine)")
-            let baseline = try Self.time(runs: 7) { _ = try Self.count(store, handWritten) }
-            let quarry = try Self.time(runs: 7) { _ = try store.count(request) }
+            let (quarry, baseline) = try Self.alternate(runs: 9, { _ = try store.count(request) }, { _ = try Self.count(store, handWritten) })
             print("decorrelation \(id) \(engine) \(n): quarry \(ms(quarry.wall)) wall / \(ms(quarry.cpu)) cpu; hand-written \(ms(baseline.wall)) wall / \(ms(baseline.cpu)) cpu; "
                   + String(format: "ratio %.2f× wall, %.2f× cpu", quarry.wall / baseline.wall, quarry.cpu / max(baseline.cpu, 1e-9)) + " — \(format)")
             print("decorrelation \(id) \(engine) plan: " + (try store.queryPlan(request)).joined(separator: " | "))

@@ -193,6 +193,30 @@ struct EngineAgreementTests {
         if case .error(let code) = outcome { Issue.record("\(format) failed with \(code)") }
     }
 
+    /// Through a to-one, aggregates are computed once per department (a
+    /// grouped derived table) and quantifiers with a constant test become an
+    /// uncorrelated list of departments; a test naming the outer row stays
+    /// correlated. The plan says so (EXPLAIN prints the same SQL).
+    static let shapes: [(String, [String], [String])] = [
+        ("department.employees.@avg.salary > salary", ["LEFT JOIN (SELECT", "GROUP BY"], ["(SELECT (TOTAL"]),
+        ("department.employees.@count > 20", ["LEFT JOIN (SELECT", "GROUP BY", "COUNT(*) AS"], ["CASE WHEN"]),
+        ("count:(department.employees) > 20", ["GROUP BY", "COALESCE("], []),
+        ("ANY department.employees.salary > 190000", [#"t0."department" IN (SELECT"#], ["EXISTS"]),
+        ("NONE department.employees.age < 20", ["IS NULL OR", "NOT IN (SELECT"], ["EXISTS"]),
+        ("ANY department.employees.salary > salary", ["EXISTS (SELECT"], ["GROUP BY"]),
+        ("employees.@count > 1", [], ["GROUP BY"]),
+    ]
+
+    @Test(arguments: TestEngine.available, 0..<shapes.count)
+    func decorrelatedShapes(engine: TestEngine, index: Int) throws {
+        let (format, present, absent) = Self.shapes[index]
+        let entity = format.hasPrefix("employees") ? "Department" : "Employee"
+        let sql = try Self.stores.store(engine).explain(FetchRequest(entity: entity, predicate: try Parser.parsePredicate(format))).sql.sql
+        for p in present { #expect(sql.contains(p), "\(format): \(sql)") }
+        for a in absent { #expect(!sql.contains(a), "\(format): \(sql)") }
+        try agree(engine, entity, format)
+    }
+
     /// Apple's `@avg` divides by the number of elements (`[10, 20, nil]`
     /// averages to 10, observed on iOS 18.3); `average:` skips nil (15).
     @Test(arguments: TestEngine.available)
