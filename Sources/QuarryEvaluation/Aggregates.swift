@@ -5,7 +5,8 @@
 // Integers sum exactly in Int64 and continue in Decimal if that overflows;
 // decimals sum in Decimal (Apple's @sum and @avg use NSDecimalNumber);
 // doubles use compensated (Neumaier) summation so that long columns do not
-// drift. @avg / average: of nothing is nil; min and max skip nil; stddev: is
+// drift. average: and mode: skip nil; @avg counts a nil element as 0 (Apple's
+// KVC divides by the element count). @avg / average: of nothing is nil; min and max skip nil; stddev: is
 // the population deviation (divides by N), as Apple's is.
 import Foundation
 
@@ -72,18 +73,22 @@ enum Aggregates {
         }
     }
 
-    static func average(_ items: [Value], span: SourceSpan) throws(Diagnostic) -> Value {
+    /// The sum of the non-nil values divided by their number (the function
+    /// `average:`), or by `elements` when given (the operator `@avg`, which
+    /// counts a nil element as 0). nil when there is nothing to divide by.
+    static func average(_ items: [Value], span: SourceSpan, elements: Int? = nil) throws(Diagnostic) -> Value {
         let ns = try numbers(items, "average", span: span)
-        if ns.isEmpty { return .null }
-        let count = Double(ns.count)
+        let n = elements ?? ns.count
+        if n == 0 { return .null }
+        let count = Double(n)
         switch total(ns) {
         case .int(let i):
             if i.magnitude < (1 << 53) { return .double(Double(i) / count) }
-            return .double(Number.double(Decimal(i) / Decimal(ns.count)))
+            return .double(Number.double(Decimal(i) / Decimal(n)))
         case .double(let d): return .double(d / count)
         case .decimal(let d):
             let hasDecimal = ns.contains { if case .decimal = $0 { return true } else { return false } }
-            let avg = d / Decimal(ns.count)
+            let avg = d / Decimal(n)
             return hasDecimal ? .decimal(avg) : .double(Number.double(avg))
         }
     }
@@ -116,11 +121,14 @@ enum Aggregates {
         return .double((ns[mid - 1].doubleValue + ns[mid].doubleValue) / 2)
     }
 
-    /// The most frequent values, in the order they first appear.
+    /// The most frequent values, in the order they first appear. nil is
+    /// not a value here, as for every other statistic (average:, median:,
+    /// min:, max:, stddev:): `mode:({1, nil, nil})` is `{1}`, and the mode
+    /// of nothing but nils is empty.
     static func mode(_ items: [Value]) -> Value {
         var counts: [HashKey: Int] = [:]
         var order: [Value] = []
-        for item in items {
+        for item in items where !item.isNull {
             let key = HashKey(item)
             if let c = counts[key] { counts[key] = c + 1 } else { counts[key] = 1; order.append(item) }
         }

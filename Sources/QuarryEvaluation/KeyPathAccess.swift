@@ -196,18 +196,27 @@ enum KeyAccess {
         default:
             var values: [Value] = []
             values.reserveCapacity(items.count)
+            // Elements, nil ones included: @avg divides by them (below).
+            var elements = 0
             for item in items {
                 let r = try rest.resolve(item)
                 switch r {
-                case .null: continue
+                case .null: elements += 1
                 case .array(let inner), .orderedSet(let inner), .set(let inner):
+                    elements += inner.count
                     values.append(contentsOf: inner.filter { !$0.isNull })
-                default: values.append(r)
+                default:
+                    elements += 1
+                    values.append(r)
                 }
             }
             switch op {
             case .sum: return try Aggregates.sum(values, span: span)
-            case .avg: return try Aggregates.average(values, span: span)
+            // Apple's `-[NSArray _avgForKeyPath:]` divides the sum of the
+            // non-nil values by the number of elements: `[10, 20, nil]`
+            // averages to 10 (observed on iOS 18.3). The function average:
+            // skips nil instead (Grammar/deviations.md).
+            case .avg: return try Aggregates.average(values, span: span, elements: elements)
             case .min: return try Aggregates.extreme(values, wantMax: false, span: span)
             case .max: return try Aggregates.extreme(values, wantMax: true, span: span)
             case .unionOfObjects: return .array(values)

@@ -28,8 +28,29 @@ public struct BoundPath: Sendable, Equatable {
 
     public var steps: [PathStep]
     public var terminal: Terminal
+    /// Scalar keys after the terminal attribute (`salary.doubleValue`,
+    /// `@avg.salary.doubleValue`: applied to each element before the
+    /// aggregate), checked against ScalarKeys.
+    public var suffix: [String] = []
 
     public var isToMany: Bool { steps.contains { $0.isToMany } }
+}
+
+extension AttributeType {
+    /// The kind of scalar the evaluator sees for a value of this type; nil
+    /// for types that answer no scalar keys but `self`.
+    var scalarKind: ScalarKind? {
+        switch self {
+        case .integer16, .integer32, .integer64: return .integer
+        case .double, .float: return .double
+        case .decimal: return .decimal
+        case .boolean: return .boolean
+        case .string, .uri: return .string
+        case .date: return .date
+        case .uuid: return .uuid
+        default: return nil
+        }
+    }
 }
 
 struct KeyPathBinder {
@@ -134,20 +155,20 @@ struct KeyPathBinder {
                     throw Diagnostic(.unknownKeyInModel, "\(key) is not supported on a store", at: span,
                                      hints: ["use @count, @sum, @avg, @min or @max"], stage: .bind)
                 }
-                guard i + 2 == components.count, let attribute = attribute(components[i + 1], of: current) else {
+                guard i + 2 <= components.count, let attribute = attribute(components[i + 1], of: current) else {
                     throw Diagnostic(.unknownKeyInModel, "\(key) needs one attribute of \(current) after it", at: span,
                                      hints: hint(components.count > i + 1 ? components[i + 1] : "", current), stage: .bind)
                 }
-                return (BoundPath(steps: steps, terminal: .aggregate(op, attribute: attribute, entity: current)), nil)
+                let suffix = Array(components[(i + 2)...])
+                try checkSuffix(suffix, after: attribute, of: current, span: span)
+                return (BoundPath(steps: steps, terminal: .aggregate(op, attribute: attribute, entity: current), suffix: suffix), nil)
             }
             if key == "self" { i += 1; continue }
             switch self.key(key, in: scope) {
             case .attribute(let a, let column)?:
-                guard i == components.count - 1 else {
-                    throw Diagnostic(.keyAfterAttribute, "'\(key)' is an attribute of \(current); '\(components[i + 1])' cannot follow it",
-                                     at: span, stage: .bind)
-                }
-                return (BoundPath(steps: steps, terminal: .attribute(a, entity: current)), column)
+                let suffix = Array(components[(i + 1)...])
+                try checkSuffix(suffix, after: a, of: current, span: span)
+                return (BoundPath(steps: steps, terminal: .attribute(a, entity: current), suffix: suffix), column)
             case .relationship(let destination, let isToMany)?:
                 // Keys are found by name: the key is the relationship's name.
                 steps.append(PathStep(relationship: key, source: current, destination: destination, isToMany: isToMany))
@@ -159,6 +180,23 @@ struct KeyPathBinder {
             i += 1
         }
         return (BoundPath(steps: steps, terminal: .object(entity: current)), nil)
+    }
+
+    /// Scalar keys after an attribute: each must be one the value it is
+    /// applied to answers (ScalarKeys, the table the evaluator follows).
+    func checkSuffix(_ suffix: [String], after attribute: Attribute, of entity: String, span: SourceSpan) throws(Diagnostic) {
+        var kind = attribute.type.scalarKind
+        var previous = attribute.name
+        for key in suffix {
+            guard let k = kind, let next = ScalarKeys.result(of: key, on: k) else {
+                if key == "self" { previous = key; continue }
+                let hints = Suggestions.closest(to: key, among: ScalarKeys.all).map { ["did you mean '\($0)'?"] } ?? []
+                throw Diagnostic(.keyAfterAttribute, "'\(previous)' is \(previous == attribute.name ? "an attribute of \(entity)" : "a scalar"); '\(key)' cannot follow it",
+                                 at: span, hints: hints, stage: .bind)
+            }
+            kind = next
+            previous = key
+        }
     }
 
     func hint(_ key: String, _ entity: String) -> [String] {

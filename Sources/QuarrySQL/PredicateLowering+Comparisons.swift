@@ -170,6 +170,12 @@ extension PredicateLowerer {
         if let v = a.constant, !PredicateLowerer.compatible(v, b.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
         if let v = b.constant, !PredicateLowerer.compatible(v, a.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
         if a.isObject && op != .equal && op != .notEqual { throw .unsupported("ordering rows") }
+        // Rows of unrelated entities are never the same object, whatever
+        // their keys (keys are only unique within a table).
+        if case .object(_, let x, _) = l, case .object(_, let y, _) = r,
+           context.mapped.entities[x]?.quotedTable != context.mapped.entities[y]?.quotedTable {
+            return op == .notEqual ? .alwaysTrue : .alwaysFalse
+        }
         switch op {
         case .equal:
             // Both sides may be NULL: nil == nil is true in Apple.

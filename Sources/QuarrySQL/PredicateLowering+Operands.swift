@@ -120,7 +120,9 @@ extension PredicateLowerer {
             guard let column = quoted.map({ SQLText.concat(current, ".", $0) }) ?? column(a.name, of: owner, alias: current) else {
                 throw .unsupported("transient attribute")
             }
-            return .scalar(SQLFragment(column), type: a.type, nullable: a.isOptional || !bound.steps.isEmpty)
+            if bound.suffix.isEmpty { return .scalar(SQLFragment(column), type: a.type, nullable: a.isOptional || !bound.steps.isEmpty) }
+            let (sql, type) = try converted(column, type: a.type, suffix: bound.suffix)
+            return .scalar(SQLFragment(sql), type: type, nullable: a.isOptional || !bound.steps.isEmpty)
         case .object(let e):
             return .object(SQLFragment(pk(current)), entity: e, nullable: false)
         default:
@@ -220,9 +222,13 @@ extension PredicateLowerer {
         }
         switch (op, bound.terminal) {
         case ("count", .object):
-            return try aggregate(BoundPath(steps: bound.steps, terminal: .count), from: alias, entity: entity)
+            return try aggregate(BoundPath(steps: bound.steps, terminal: .count), from: alias, entity: entity, isOperator: false)
         case (_, .attribute(let a, let owner)) where op != "count":
-            return try aggregate(BoundPath(steps: bound.steps, terminal: .aggregate(op, attribute: a, entity: owner)), from: alias, entity: entity)
+            // The function `average:` skips nil (SQL's AVG); the operator
+            // `@avg` counts it as 0 (Grammar/deviations.md): told apart here.
+            let name = op == "avg" ? "average" : op
+            return try aggregate(BoundPath(steps: bound.steps, terminal: .aggregate(name, attribute: a, entity: owner), suffix: bound.suffix),
+                                 from: alias, entity: entity, isOperator: false)
         default:
             throw .unsupported("\(name) of \(path.joined(separator: "."))")
         }

@@ -106,7 +106,10 @@ struct PredicateLowerer {
             } catch {
                 switch error {
                 case .bind(let d): throw d
-                case .unsupported: residual.append(part)
+                case .unsupported:
+                    // What lowering did not reach is bound all the same.
+                    try bindCheck(part)
+                    residual.append(part)
                 }
             }
         }
@@ -133,13 +136,19 @@ struct PredicateLowerer {
             let isAnd: Bool
             if case .and = p.kind { isAnd = true } else { isAnd = false }
             var lowered: [SQLCondition] = []
+            var decided: SQLCondition?
             for part in parts {
+                // Every part is lowered even after a constant decided the
+                // whole: a part SQL cannot run makes the whole a residual,
+                // which the evaluator compiles — and an unknown FUNCTION is
+                // then E002 here as on the memory engine, not skipped.
                 let c = try condition(part)
                 // Constant parts decide or vanish, as in the evaluator.
-                if isAnd ? c.isFalse : c.isTrue { return c }
+                if isAnd ? c.isFalse : c.isTrue { decided = c; continue }
                 if isAnd ? c.isTrue : c.isFalse { continue }
                 lowered.append(c)
             }
+            if let decided { return decided }
             if lowered.isEmpty { return isAnd ? .alwaysTrue : .alwaysFalse }
             if lowered.count == 1 { return lowered[0] }
             let joined = SQLFragment.join(lowered.map { "(" + $0.fragment + ")" }, isAnd ? " AND " : " OR ")

@@ -25,6 +25,25 @@ final class QueryLevel {
     }
 }
 
+/// A to-many hop out of a row: the subquery level of the destination rows
+/// and how they are tied to the row they belong to.
+struct ToManyHop {
+    var level: QueryLevel
+    /// The destination's column (or the join table's) holding the owner's key.
+    var innerKey: String
+    /// The owner's key as the outer query sees it.
+    var outerKey: String
+    /// The destination's entity filter when it shares a table.
+    var filter: SQLFragment?
+
+    /// `innerKey = outerKey`, with the filter: the correlated form.
+    var correlation: SQLFragment {
+        let equal = SQLFragment(innerKey + " = " + outerKey)
+        guard let filter else { return equal }
+        return equal + " AND " + filter
+    }
+}
+
 final class LoweringContext {
     /// The mapping's per-entity index and its dialect, not the mapping
     /// itself: keeping the struct would copy a dozen references per plan, and
@@ -51,6 +70,12 @@ final class LoweringContext {
     init(mapping: StoreMapping, now: Double) {
         self.mapped = mapping.mapped
         self.dialect = mapping.dialect
+        self.now = now
+    }
+
+    init(mapped: MappedModel, dialect: SQLDialect, now: Double) {
+        self.mapped = mapped
+        self.dialect = dialect
         self.now = now
     }
 
@@ -127,31 +152,51 @@ final class LoweringContext {
         return target
     }
 
-    /// The FROM and correlation of a to-many hop from `alias`: the new level
-    /// for the destination rows and the condition tying them to `alias`.
-    func toManyLevel(from alias: String, entity: String, relationship: String) throws(LoweringError) -> (QueryLevel, SQLFragment) {
+    /// The FROM of a to-many hop from the row whose key is `outerKey`
+    /// (`alias."_pk"`, or the foreign key pointing at that row): the new
+    /// level for the destination rows, the column of it that holds the
+    /// owner's key, and the entity filter its rows need. The correlation is
+    /// `innerKey = outerKey AND filter` (ToManyHop).
+    func toManyLevel(outerKey: String, entity: String, relationship: String) throws(LoweringError) -> ToManyHop {
         guard let key = mapped.entities[entity]?.keys[relationship], let storage = key.storage, let destination = key.destination else {
             throw .unsupported("relationship \(entity).\(relationship) has no storage")
         }
         let level = newLevel(entity: destination)
         let pk = SQLIdentifier.quoted(StoreMapping.primaryKey)
         let destinationTable = try mappedEntity(destination).quotedTable
-        var correlation: SQLFragment
+        let innerKey: String
         switch storage {
         case .inverseForeignKey(let column):
             level.joins.append("FROM \(destinationTable) \(level.alias)")
-            correlation = SQLFragment("\(level.alias).\(SQLIdentifier.quoted(column)) = \(alias).\(pk)")
+            innerKey = "\(level.alias).\(SQLIdentifier.quoted(column))"
         case .joinTable(let table, let source, let targetColumn):
             let link = newAlias("j")
             level.joins.append("FROM \(SQLIdentifier.quoted(table)) \(link) JOIN \(destinationTable) \(level.alias) ON \(level.alias).\(pk) = \(link).\(SQLIdentifier.quoted(targetColumn))")
-            correlation = SQLFragment("\(link).\(SQLIdentifier.quoted(source)) = \(alias).\(pk)")
+            innerKey = "\(link).\(SQLIdentifier.quoted(source))"
         case .foreignKey:
             throw .unsupported("to-many stored as a foreign key")
         }
-        if let filter = entityFilter(destination, alias: level.alias) {
-            correlation = correlation + " AND " + filter
-        }
-        return (level, correlation)
+        return ToManyHop(level: level, innerKey: innerKey, outerKey: outerKey, filter: entityFilter(destination, alias: level.alias))
+    }
+
+    /// Whether `alias` belongs to the fetch's own SELECT (the first level),
+    /// not to a subquery: a derived table joined there is computed once.
+    func isTopLevel(_ alias: String) -> Bool {
+        guard let first = rows.first, let owner = level(owning: alias) else { return false }
+        return owner === first.level
+    }
+
+    /// The row aliases made before `level`'s own.
+    func aliases(before level: QueryLevel) -> [String] {
+        guard let index = rows.firstIndex(where: { $0.alias == level.alias }) else { return rows.map(\.alias) }
+        return rows[..<index].map(\.alias)
+    }
+
+    /// Appends a join (a derived table) to the level that owns `alias`.
+    func addJoin(_ join: SQLFragment, toLevelOwning alias: String) {
+        guard let level = level(owning: alias) else { return }
+        level.joins.append(join.sql)
+        level.joinArguments += join.arguments
     }
 
     /// A further to-many hop inside an existing subquery level, flattened as an inner join.

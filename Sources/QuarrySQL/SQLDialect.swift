@@ -30,6 +30,16 @@ extension SQLDialect {
         self == .postgres ? "CAST(AVG(\(column)) AS DOUBLE PRECISION)" : "AVG(\(column))"
     }
 
+    /// The collection operator `@avg`: Apple's KVC adds the non-nil values
+    /// and divides by the number of *elements* (a nil counts as 0:
+    /// `[10, 20, nil]` averages to 10); nil for no elements. AVG would skip
+    /// the NULLs. TOTAL is SQLite's double sum that never overflows.
+    func elementAverage(_ column: String) -> String {
+        self == .postgres
+            ? "(CAST(COALESCE(SUM(\(column)), 0) AS DOUBLE PRECISION) / NULLIF(COUNT(*), 0))"
+            : "(TOTAL(\(column)) / NULLIF(COUNT(*), 0))"
+    }
+
     /// An ORDER BY key. Apple sorts nil first ascending and last descending,
     /// as SQLite does by default; PostgreSQL is told so.
     func sortKey(_ key: String, ascending: Bool) -> String {

@@ -15,6 +15,10 @@ public struct DictionaryPlan: Sendable {
     public var names: [String]
     /// The attribute type of each result column when known (for decoding).
     public var types: [AttributeType?]
+    /// For a column holding a to-one's key, the destination entity: the
+    /// store returns the object there, as the evaluator does (Core Data
+    /// returns the object ID), not the bare key.
+    public var toOne: [String?] = []
 }
 
 extension SQLPlanner {
@@ -38,12 +42,14 @@ extension SQLPlanner {
             lowerer.aggregatesOverRows = true
             var selected: [SQLFragment] = []
             var types: [AttributeType?] = []
+            var toOne: [String?] = []
             for property in request.propertiesToFetch {
                 let o = try lowerer.operand(property.expression)
                 guard case .scalar(let f, let type, _) = o else {
-                    if case .object(let f, _, _) = o {
+                    if case .object(let f, let destination, _) = o {
                         selected.append(f + " AS " + SQLIdentifier.quoted(property.name))
                         types.append(.integer64)
+                        toOne.append(destination)
                         lowerer.propertyOperands[property.name] = o
                         continue
                     }
@@ -51,6 +57,7 @@ extension SQLPlanner {
                 }
                 selected.append(f + " AS " + SQLIdentifier.quoted(property.name))
                 types.append(type)
+                toOne.append(nil)
                 lowerer.propertyOperands[property.name] = o
             }
             var groups: [SQLFragment] = []
@@ -84,7 +91,7 @@ extension SQLPlanner {
             } else if request.fetchOffset > 0 {
                 sql = sql + SQLFragment(" \(mapping.dialect.noLimit) OFFSET ?", [.int(Int64(request.fetchOffset))])
             }
-            return DictionaryPlan(sql: sql, names: request.propertiesToFetch.map(\.name), types: types)
+            return DictionaryPlan(sql: sql, names: request.propertiesToFetch.map(\.name), types: types, toOne: toOne)
         } catch {
             switch error {
             case .bind(let d): throw d

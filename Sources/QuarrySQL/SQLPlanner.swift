@@ -66,7 +66,15 @@ public enum SQLPlanner {
                     throw Diagnostic(.toManyWithoutQuantifier, "cannot sort by '\(sort.keyPath)': \(why)", at: .synthesized, stage: .bind)
                 }
             }
-            guard case .scalar(let f, let type, _) = operand else {
+            let f: SQLFragment, type: AttributeType?
+            switch operand {
+            case .scalar(let fragment, let t, _):
+                (f, type) = (fragment, t)
+            case .object(let fragment, _, _):
+                // A to-one sorts by the destination's primary key (its
+                // object ID, as Core Data sorts it); nil first.
+                (f, type) = (fragment, .integer64)
+            default:
                 throw Diagnostic(.toManyWithoutQuantifier, "cannot sort by '\(sort.keyPath)': sort keys are attributes reached through to-one relationships",
                                  at: .synthesized, stage: .bind)
             }

@@ -26,11 +26,41 @@ public struct DictionaryRow: Sendable, Equatable, CustomStringConvertible {
 extension SQLStore {
     /// The rows of a dictionary fetch (`propertiesToFetch` non-empty).
     public func fetchDictionaries(_ request: FetchRequest, engine: FetchEngine = .sql) throws -> [DictionaryRow] {
-        if engine == .sql, let plan = try SQLPlanner.planDictionaries(request, mapping: mapping, now: now()) {
+        // Planned on both engines: the memory engine reports the same bind
+        // errors (unknown key, to-many without quantifier) as SQL.
+        let plan = try SQLPlanner.planDictionaries(request, mapping: mapping, now: now())
+        if engine == .sql, let plan {
             let kinds = plan.types.map { $0.map(StoreValues.kind) ?? .automatic }
-            return try database.rows(plan.sql.sql, plan.sql.arguments, as: kinds).map { DictionaryRow(keys: plan.names, values: $0) }
+            var rows = try database.rows(plan.sql.sql, plan.sql.arguments, as: kinds)
+            try resolveToOneKeys(&rows, plan.toOne)
+            return rows.map { DictionaryRow(keys: plan.names, values: $0) }
         }
         return try dictionariesInMemory(request)
+    }
+
+    /// Replaces the to-one keys SQL returned by the objects, as the memory
+    /// engine's key paths give them (Core Data returns the object ID): one
+    /// query per destination for the objects not registered yet.
+    func resolveToOneKeys(_ rows: inout [[Value]], _ toOne: [String?]) throws {
+        for (column, destination) in toOne.enumerated() {
+            guard let destination else { continue }
+            var wanted: Set<Int64> = []
+            for row in rows { if case .int(let k) = row[column] { wanted.insert(k) } }
+            var found: [Int64: StoredObject] = [:]
+            for k in wanted { if let o = registered(ObjectID(entity: destination, primaryKey: k)) { found[k] = o } }
+            let missing = wanted.subtracting(found.keys).sorted()
+            if !missing.isEmpty, let select = mapping.rowSelect(for: destination), let table = mapping.table(for: destination) {
+                for chunk in stride(from: 0, to: missing.count, by: 500) {
+                    let keys = missing[chunk..<min(chunk + 500, missing.count)].map(Value.int)
+                    let sql = "SELECT \(select.sql) FROM \(SQLIdentifier.quoted(table)) t0 WHERE t0.\"_pk\" IN ("
+                        + keys.map { _ in "?" }.joined(separator: ", ") + ")"
+                    for o in try self.rows(SQLFragment(sql, keys), columns: select.columns, of: destination) { found[o.id.primaryKey] = o }
+                }
+            }
+            for i in rows.indices {
+                if case .int(let k) = rows[i][column] { rows[i][column] = found[k].map { .object(ObjectReference($0)) } ?? .null }
+            }
+        }
     }
 
     /// `selected`: the objects the request's predicate selects, when the

@@ -134,9 +134,22 @@ extension SQLStore {
     }
 
     /// Every object of the entity, filtered, sorted and cut by the evaluator.
+    ///
+    /// The request is planned first and the plan thrown away: key paths are
+    /// bound against the model by the same binder on both engines, so a
+    /// misspelt key (`nosuch == nil`), a to-many path without a quantifier or
+    /// an unknown suffix is the same bind error here as in SQL, instead of a
+    /// nil that quietly selects everything.
+    ///
+    /// A top-level AND is evaluated with the conjuncts SQL could run first
+    /// and the residual ones last, as the SQL engine does (its residual only
+    /// sees the rows the SQL part selected): an error a residual conjunct
+    /// raises (`salary / 0`, `name + 1`) then comes from the same rows on
+    /// both engines, or from none.
     func fetchMemory(_ request: FetchRequest) throws -> [StoredObject] {
+        let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
         var all = try fetchSQL(FetchRequest(entity: request.entity))
-        if let predicate = request.predicate {
+        if let predicate = request.predicate.map({ Self.sqlConjunctsFirst($0, residual: plan.residual) }) {
             let compiled = try Evaluator.compile(predicate, options: evaluationOptions)
             all = try all.filter { try compiled.evaluate(.object(ObjectReference($0))) }
         }
@@ -159,14 +172,30 @@ extension SQLStore {
     }
 }
 
+extension SQLStore {
+    /// `predicate` with its top-level conjuncts that are not in `residual`
+    /// moved before those that are (SQL's order of evaluation).
+    static func sqlConjunctsFirst(_ predicate: QuarrySyntax.Predicate, residual: QuarrySyntax.Predicate?) -> QuarrySyntax.Predicate {
+        guard let residual, case .and(let parts) = predicate.kind else { return predicate }
+        let left: [QuarrySyntax.Predicate]
+        if case .and(let r) = residual.kind, !parts.contains(residual) { left = r } else { left = [residual] }
+        let sql = parts.filter { !left.contains($0) }
+        guard !sql.isEmpty, sql.count + left.count == parts.count else { return predicate }
+        return QuarrySyntax.Predicate(.and(sql + left), span: predicate.span)
+    }
+}
+
 /// The order SQLite gives sort keys, reproduced in memory: NULL first, then
 /// numbers by value, then text by the UTF-8 bytes of its NFC form, then blobs.
+/// An object (a to-one sort key, `SORT BY department`) sorts by its primary
+/// key, as Core Data sorts a to-one by its object ID and the SQL planner by
+/// the foreign key.
 enum SortOrder {
     static func compare(_ a: Value, _ b: Value, caseInsensitive: Bool) -> Int {
         func rank(_ v: Value) -> Int {
             switch v {
             case .null: return 0
-            case .int, .double, .bool, .decimal, .date: return 1
+            case .int, .double, .bool, .decimal, .date, .object: return 1
             case .string: return 2
             default: return 3
             }
@@ -198,7 +227,20 @@ enum SortOrder {
         case .bool(let b): return b ? 1 : 0
         case .date(let d): return d
         case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue
+        case .object(let ref): return Double(primaryKey(of: ref) ?? 0)
         default: return 0
         }
+    }
+}
+
+extension SortOrder {
+    /// The primary key of a store's or a context's object (an unsaved one's
+    /// temporary key sorts after every saved key, as it will once saved).
+    static func primaryKey(of ref: ObjectReference) -> Int64? {
+        if let o = ref.object as? StoredObject { return o.id.primaryKey }
+        if let o = ref.object as? ManagedObject {
+            return o.objectID.isTemporary ? Int64.max / 2 + abs(o.objectID.primaryKey) : o.objectID.primaryKey
+        }
+        return nil
     }
 }

@@ -40,6 +40,7 @@ let package = Package(
         benchmark("Fixtures", [.product(name: "QuarryFixtures", package: quarry)]),
         benchmark("Batches", [store, "CompanyData"]),
         benchmark("Sections", [store, "CompanyData"]),
+        benchmark("Decorrelation", [store, .product(name: "QuarryPostgres", package: quarry), "CompanyData"]),
         // Spawns the root package's release `quarry` (build it first).
         benchmark("Startup", []),
         // Not a benchmark (its folder is not under Benchmarks/): the program

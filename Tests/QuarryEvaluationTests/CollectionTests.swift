@@ -69,10 +69,13 @@ let company: Value = {
         ("departments.employees.@count == 3", true), ("departments.@count == 2", true),
         ("departments[0].employees[1].name == 'Zoë'", true), ("departments[FIRST].name == 'Sales'", true),
         ("departments[LAST].employees[SIZE] == 0", true), ("departments[9].name == nil", true),
-        ("departments[0].employees.@sum.salary == 200", true), ("departments[0].employees.@avg.salary == 100", true),
+        // @avg divides by the elements, a nil counting as 0 (Apple's KVC:
+        // [120, 80, nil] → 66.7); average: skips nil (100).
+        ("departments[0].employees.@sum.salary == 200", true), ("departments[0].employees.@avg.salary * 3 == 200", true),
+        ("average:(departments[0].employees.salary) == 100", true),
         ("departments[0].employees.@max.salary == 120", true), ("departments[0].employees.@min.salary == 80", true),
         ("departments[1].employees.@avg.salary == nil", true), ("departments[1].employees.@sum.salary == 0", true),
-        ("numbers.@sum.#self == 6", true), ("numbers.@avg.#self == 2", true), ("numbers.@min.#self == 1", true),
+        ("numbers.@sum.#self == 6", true), ("numbers.@avg.#self == 1.5", true), ("average:(numbers) == 2", true), ("numbers.@min.#self == 1", true),
         ("numbers.@max.#self == 3", true), ("numbers.@count == 4", true), ("doubles.@sum.#self == 0.75", true),
         ("departments.employees.tags.@count == 3", true),
         ("departments.@distinctUnionOfArrays.employees.tags == {'a', 'b'}", true),

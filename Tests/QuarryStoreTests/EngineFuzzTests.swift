@@ -1,0 +1,55 @@
+// The differential fuzzer's run (EngineFuzzer.swift): N random predicates
+// on a fresh seed, printed, through the memory engine and SQL on SQLite (and
+// on PostgreSQL when a server is configured): every pair must agree. On a
+// disagreement it prints the shrunk predicate, both outcomes and a
+// ready-to-run `quarry` command on a copy of the fixture store.
+//   QUARRY_FUZZ_COUNT (default 10,000) and QUARRY_FUZZ_SEED (default: a new
+//   random seed) set the run; Scripts/fuzz-engines.sh --count N --seed S
+//   runs a longer one.
+import Foundation
+import Testing
+@testable import QuarryStore
+
+@Suite("Fuzzer: every engine agrees on random predicates", .serialized)
+struct EngineFuzzTests {
+    static let stores = EngineStores { try Fixture.store(engine: $0) }
+
+    @Test func randomPredicatesAgreeOnEveryEngine() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let count = Int(environment["QUARRY_FUZZ_COUNT"] ?? "") ?? 10_000
+        let seed = environment["QUARRY_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+        let stores = try TestEngine.available.map { ($0.rawValue, try Self.stores.store($0)) }
+        print("fuzz-engines: seed \(seed), \(count) predicates, engines: \(stores.map { "\($0.0) memory, \($0.0) sql" }.joined(separator: ", "))")
+        var fuzzer = GrammarFuzzer(seed: seed)
+        var found: [String: FuzzDisagreement] = [:]
+        var errors = 0
+        let started = Date()
+        for _ in 0..<count {
+            let node = fuzzer.predicate(depth: 3)
+            let outcomes = EngineFuzzer.outcomes(node.description, stores: stores)
+            if case .error? = outcomes.first?.1 { errors += 1 }
+            guard outcomes.contains(where: { $0.1 != outcomes[0].1 }) else { continue }
+            let small = EngineFuzzer.shrink(node, stores: stores)
+            if found[small.description] == nil, let d = EngineFuzzer.disagreement(small.description, stores: stores) {
+                found[small.description] = d
+            }
+        }
+        let seconds = Date().timeIntervalSince(started)
+        let missing = GrammarFuzzer.productions.filter { fuzzer.coverage[$0, default: 0] == 0 }
+        print("fuzz-engines: \(count) predicates in \(String(format: "%.1f", seconds)) s, \(errors) failed the same way everywhere, "
+              + "\(found.count) minimal disagreements; productions covered \(GrammarFuzzer.productions.count - missing.count)/\(GrammarFuzzer.productions.count)")
+        print("fuzz-engines: coverage " + fuzzer.coverage.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+        if !found.isEmpty {
+            let path = NSTemporaryDirectory() + "quarry-fuzz-\(seed).sqlite"
+            unlink(path)
+            try? Self.stores.store(.sqlite).connection.execute("VACUUM INTO '\(path)'")
+            for d in found.values.sorted(by: { $0.format < $1.format }) {
+                print("fuzz-engines: DISAGREEMENT (seed \(seed))\n    \(d)")
+                let statement = "FETCH Employee WHERE \(d.format)".replacingOccurrences(of: "'", with: "'\\''")
+                print("    quarry --store \(path) --engine memory -c '\(statement)'; quarry --store \(path) --engine sql -c '\(statement)'")
+            }
+        }
+        #expect(missing.isEmpty, "productions never drawn: \(missing)")
+        #expect(found.isEmpty, "seed \(seed): \(found.count) disagreements, e.g. \(found.keys.sorted().prefix(5))")
+    }
+}
