@@ -45,9 +45,16 @@ private struct Validator {
     mutating func run() {
         var seenEntities: Set<String> = []
         var reportedCycles: Set<String> = []
+        var entityKeys: [String: String] = [:]
         for entity in model.entities {
             if !seenEntities.insert(entity.name).inserted {
                 report(.duplicateName, "entity '\(entity.name)' is defined twice", at: [entity.name])
+            } else if let other = entityKeys.updateValue(entity.name, forKey: StorageNames.collisionKey(entity.name)) {
+                report(.invalidName, "entities '\(other)' and '\(entity.name)' differ only in case, which SQLite does not tell apart",
+                       at: [entity.name])
+            }
+            if let problem = StorageNames.problem(entity: entity.name) {
+                report(.invalidName, "entity '\(Validator.shown(entity.name))': \(problem)", at: [entity.name])
             }
             checkParent(entity, reportedCycles: &reportedCycles)
             checkPropertyNames(entity)
@@ -103,9 +110,24 @@ private struct Validator {
 
     mutating func checkPropertyNames(_ entity: Entity) {
         var own: Set<String> = []
-        for property in entity.properties where !own.insert(property.name).inserted {
-            report(.duplicateName, "\(entity.name) has two properties named '\(property.name)'",
-                   at: [entity.name, property.name])
+        var keys: [String: String] = [:]
+        for ancestor in entity.ancestors(in: model).reversed() {
+            for property in ancestor.properties { keys[StorageNames.collisionKey(property.name)] = property.name }
+        }
+        for property in entity.properties {
+            if !own.insert(property.name).inserted {
+                report(.duplicateName, "\(entity.name) has two properties named '\(property.name)'",
+                       at: [entity.name, property.name])
+            } else if let other = keys.updateValue(property.name, forKey: StorageNames.collisionKey(property.name)),
+                      other != property.name {
+                report(.invalidName,
+                       "\(entity.name) has properties '\(other)' and '\(property.name)', which differ only in case; SQLite does not tell them apart",
+                       at: [entity.name, property.name])
+            }
+            if let problem = StorageNames.problem(property: property.name) {
+                report(.invalidName, "property '\(Validator.shown(property.name))' of \(Validator.shown(entity.name)): \(problem)",
+                       at: [entity.name, property.name])
+            }
         }
         for ancestor in entity.ancestors(in: model) {
             for property in entity.properties where ancestor.property(named: property.name) != nil {
@@ -114,6 +136,17 @@ private struct Validator {
                        at: [entity.name, property.name])
             }
         }
+    }
+
+    /// A name as an error message shows it: control characters escaped, so
+    /// that a NUL or a newline in a name cannot garble the message.
+    static func shown(_ name: String) -> String {
+        var out = ""
+        for scalar in name.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\u{\(String(scalar.value, radix: 16))}" }
+            else { out.unicodeScalars.append(scalar) }
+        }
+        return out
     }
 
     // MARK: - Attributes

@@ -17,6 +17,12 @@ public struct MachineInterface {
 
     /// Answers one request line with one response line (no newline).
     public func answer(line: String) -> String {
+        // Every line gets an answer, a blank one too: a client counting
+        // answers against requests must never wait for one that won't come.
+        if line.allSatisfy(\.isWhitespace) {
+            return failure(id: .null, code: .invalidRequest, message: "empty request line; a request is a JSON object",
+                           stage: .input)
+        }
         let request: JSON
         do {
             request = try JSON.parse(line)

@@ -54,6 +54,10 @@ public final class SQLStore {
     /// or a Core Data `contents` XML), its text is kept in the store so that
     /// `SQLStore.storedModel(at:)` can reopen it without the model file.
     public convenience init(path: String, model: Model, modelFile: String? = nil) throws {
+        // Before SQLite touches the path: a FIFO would block the open, and a
+        // name the databases refuse would leave a stub file behind.
+        try StoreLocation.check(path)
+        if let badName = model.validationErrors().first(where: { $0.kind == .invalidName }) { throw badName }
         let connection = path == ":memory:" ? try SQLiteConnection.inMemory() : try SQLiteConnection(path: path)
         try self.init(database: connection, model: model, modelFile: modelFile)
     }
@@ -114,6 +118,7 @@ public final class SQLStore {
     /// SQLite, or the saved model no longer reads.
     public static func storedModel(at path: String) throws -> Model? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        try StoreLocation.check(path)
         let connection = try SQLiteConnection(path: path, options: .init(readOnly: true, create: false))
         defer { connection.close() }
         return try storedModel(in: connection)

@@ -117,9 +117,12 @@ extension Printer {
     }
 
     /// A key as written: reserved words get `#`, specifier placeholders stay.
+    /// A key starting with a digit (from `%K`, as in `%K == 1` with "0") gets
+    /// `#` as well, or `0 == 1` would re-parse as a comparison of numbers.
     static func writeKey(_ key: String, to out: inout String) {
         var bytes = key
-        if bytes.withUTF8({ KeywordTable.lookup($0, 0, $0.count) }) != nil
+        if key.utf8.first.map({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) == true
+            || bytes.withUTF8({ KeywordTable.lookup($0, 0, $0.count) }) != nil
             || (key.utf8.contains(UInt8(ascii: "-")) && (key.uppercased() == "UTI-CONFORMS-TO" || key.uppercased() == "UTI-EQUALS")) {
             out += "#"
         }
