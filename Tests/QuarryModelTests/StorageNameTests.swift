@@ -12,8 +12,7 @@ import Testing
         ("quote in an entity name", "entities:\n  'Em\"p': {}\n", "cannot contain '\"'"),
         ("backslash in an entity name", "entities:\n  'Em\\p': {}\n", "cannot contain '\\'"),
         ("NUL in an entity name", "entities:\n  \"Em\\0p\": {}\n", "NUL"),
-        ("newline in a property name", "entities:\n  E:\n    attributes:\n      \"a\\nb\": string\n", "control character"),
-        ("Quarry's metadata table", "entities:\n  _quarry_metadata: {}\n", "reserved for Quarry's own tables"),
+        ("Quarry's metadata table", "entities:\n  _quarry_metadata: {}\n", "reserved for Quarry"),
         ("a join table's name", "entities:\n  _E_items: {}\n", "reserved for Quarry's own tables"),
         ("SQLite's prefix", "entities:\n  sqlite_stat1: {}\n", "SQLite reserves"),
         ("Quarry's prefix on a property", "entities:\n  E:\n    attributes:\n      _quarryRow: string\n", "reserved for Quarry"),
@@ -30,6 +29,21 @@ import Testing
         ("a comma in an entity name", "entities:\n  'A,B': {}\n", "cannot contain ','"),
         ("a name PostgreSQL would cut", "entities:\n  \(String(repeating: "E", count: 64)): {}\n", "at most 63 bytes"),
     ]
+
+    /// Models built in code meet the same checks (a file reader refuses
+    /// some of these names earlier, as not names at all).
+    static let badInCode: [(Model, String)] = [
+        (Model(entities: [Entity(name: "E", attributes: [Attribute(name: "a\nb", type: .string)])]), "control character U+000A"),
+        (Model(entities: [Entity(name: "")]), "cannot be empty"),
+        (Model(entities: [Entity(name: "E", relationships: [Relationship(name: "Ré\"l", destination: "E")])]), "cannot contain '\"'"),
+    ]
+
+    @Test(arguments: badInCode)
+    func badNamesInCodeAreModelErrors(model: Model, message: String) {
+        let errors = model.validationErrors().filter { $0.kind == .invalidName }
+        #expect(errors.count == 1)
+        #expect(errors.first?.message.contains(message) == true, "\(errors)")
+    }
 
     @Test(arguments: badModels)
     func badNamesAreModelErrors(name: String, yaml: String, message: String) {
