@@ -27,6 +27,15 @@ extension Model {
         v.run()
         return v.errors
     }
+
+    /// The first name a store could not take (StorageNames.swift), checked
+    /// alone: stores run this before creating anything, without the cost of
+    /// the whole validation on a model a reader already validated.
+    public func validateStorageNames() throws(ModelError) {
+        var v = Validator(model: self)
+        v.runNameChecks()
+        if let first = v.errors.first { throw first }
+    }
 }
 
 private struct Validator {
@@ -49,13 +58,8 @@ private struct Validator {
         for entity in model.entities {
             if !seenEntities.insert(entity.name).inserted {
                 report(.duplicateName, "entity '\(entity.name)' is defined twice", at: [entity.name])
-            } else if let other = entityKeys.updateValue(entity.name, forKey: StorageNames.collisionKey(entity.name)) {
-                report(.invalidName, "entities '\(other)' and '\(entity.name)' differ only in case, which SQLite does not tell apart",
-                       at: [entity.name])
             }
-            if let problem = StorageNames.problem(entity: entity.name) {
-                report(.invalidName, "entity '\(Validator.shown(entity.name))': \(problem)", at: [entity.name])
-            }
+            checkEntityName(entity, keys: &entityKeys)
             checkParent(entity, reportedCycles: &reportedCycles)
             checkPropertyNames(entity)
             for attribute in entity.attributes { check(attribute, of: entity) }
@@ -77,6 +81,24 @@ private struct Validator {
                 report(.unknownEntity, "configuration '\(configuration.name)': no entity named '\(member)'",
                        at: ["#configuration", configuration.name, member], unknown: member, among: model.entityNames)
             }
+        }
+    }
+
+    mutating func runNameChecks() {
+        var keys: [String: String] = [:]
+        for entity in model.entities {
+            checkEntityName(entity, keys: &keys)
+            checkPropertyNames(entity)
+        }
+    }
+
+    mutating func checkEntityName(_ entity: Entity, keys: inout [String: String]) {
+        if let other = keys.updateValue(entity.name, forKey: StorageNames.collisionKey(entity.name)), other != entity.name {
+            report(.invalidName, "entities '\(other)' and '\(entity.name)' differ only in case, which SQLite does not tell apart",
+                   at: [entity.name])
+        }
+        if let problem = StorageNames.problem(entity: entity.name) {
+            report(.invalidName, "entity '\(Validator.shown(entity.name))': \(problem)", at: [entity.name])
         }
     }
 

@@ -57,7 +57,7 @@ public final class SQLStore {
         // Before SQLite touches the path: a FIFO would block the open, and a
         // name the databases refuse would leave a stub file behind.
         try StoreLocation.check(path)
-        if let badName = model.validationErrors().first(where: { $0.kind == .invalidName }) { throw badName }
+        try model.validateStorageNames()
         let connection = path == ":memory:" ? try SQLiteConnection.inMemory() : try SQLiteConnection(path: path)
         try self.init(database: connection, model: model, modelFile: modelFile)
     }
