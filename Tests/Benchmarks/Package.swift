@@ -40,6 +40,8 @@ let package = Package(
         benchmark("Fixtures", [.product(name: "QuarryFixtures", package: quarry)]),
         benchmark("Batches", [store, "CompanyData"]),
         benchmark("Sections", [store, "CompanyData"]),
+        // Issue 19's scale cliffs: store open, fixtures, long needles and patterns.
+        benchmark("Hardening", [.product(name: "QuarryFixtures", package: quarry)]),
         // Spawns the root package's release `quarry` (build it first).
         benchmark("Startup", []),
         // Not a benchmark (its folder is not under Benchmarks/): the program
