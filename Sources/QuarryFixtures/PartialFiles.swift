@@ -35,9 +35,15 @@ enum PartialFiles {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
                 removeRegistered()
-                // Die of the signal, as a shell expects of an interrupted command.
+                // Die of the signal, as a shell expects of an interrupted
+                // command: default action, unblocked in this thread (Dispatch
+                // blocks signals in its workers), raised here.
                 signal(sig, SIG_DFL)
-                kill(getpid(), sig)
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, sig)
+                pthread_sigmask(SIG_UNBLOCK, &set, nil)
+                raise(sig)
                 _exit(128 + sig)
             }
             source.resume()
