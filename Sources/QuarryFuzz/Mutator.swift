@@ -1,7 +1,7 @@
 // The mutations of Quarry's seeded fuzzer: byte flips, insertions and
 // deletions, a chunk repeated many times (deep nesting, long chains), a
 // splice of two seeds, and tokens of the target's language dropped in. No
-// coverage feedback (libFuzzer is not usable for the whole package here, see
+// coverage feedback (libFuzzer is not used for the package here, see
 // Scripts/fuzz.sh): breadth comes from the seeds and the token lists.
 
 struct Mutator {

@@ -71,6 +71,19 @@ struct MachineInterfaceHardeningTests {
         #expect((try? JSON.parse(text)) != nil)
     }
 
+    @Test(arguments: decimals)
+    func evalCommandPrintsDecimalsExactly(format: String, expected: String) {
+        let outcome = EvalCommand(format: format, asExpression: true, object: nil, arguments: [], variables: []).run()
+        #expect(outcome.stdout == expected)
+    }
+
+    @Test func evalCommandTakesALoneSurrogateArgument() {
+        let outcome = EvalCommand(format: "%@", asExpression: true, object: nil,
+                                  arguments: [CommandLineValue.parse(#""\ud800\u0041""#)], variables: []).run()
+        #expect(outcome.exitCode == 0)
+        #expect(outcome.stdout == "\"\u{FFFD}A\"")
+    }
+
     static let keys: [(String, String)] = [
         ("0", "#0 == 1"), ("1abc", "#1abc == 1"), ("size", "#size == 1"), ("name", "name == 1"),
         ("a.0", "a.#0 == 1"), ("0.b", "#0.b == 1"),

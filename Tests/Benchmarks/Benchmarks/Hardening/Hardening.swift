@@ -48,7 +48,7 @@ let storePath: String = {
 
 let text = String(repeating: "a", count: 1_000_000)
 let textModel = Model(entities: [Entity(name: "T", attributes: [Attribute(name: "text", type: .string)])])
-let textStore: SQLStore = {
+nonisolated(unsafe) let textStore: SQLStore = {
     let store = try! SQLStore(path: ":memory:", model: textModel)
     _ = try! store.database.run(#"INSERT INTO "T" ("_pk", "_entity", "text") VALUES (1, 'T', ?)"#, [.string(text)])
     return store
