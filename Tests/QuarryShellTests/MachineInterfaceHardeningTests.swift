@@ -87,6 +87,8 @@ struct MachineInterfaceHardeningTests {
     static let keys: [(String, String)] = [
         ("0", "#0 == 1"), ("1abc", "#1abc == 1"), ("size", "#size == 1"), ("name", "name == 1"),
         ("a.0", "a.#0 == 1"), ("0.b", "#0.b == 1"),
+        ("first name", #"#"first name" == 1"#), ("a-b", #"#"a-b" == 1"#), ("a..b", #"a.#"".b == 1"#),
+        ("q\"uote", #"#"q\"uote" == 1"#), ("\u{A0}x", "#\"\u{A0}x\" == 1"), ("é", "é == 1"),
     ]
 
     @Test(arguments: keys)
