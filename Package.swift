@@ -74,6 +74,9 @@ let package = Package(
                 "-l_CFXMLInterface", "-lxml2", "-lstdc++",
             ], .when(platforms: [.linux]))]
         ),
+        // The seeded mutation fuzzer of every reader of untrusted text
+        // (issue 19); Scripts/fuzz.sh runs it. Not a product.
+        .executableTarget(name: "quarry-fuzz", dependencies: ["QuarryShell", "QuarryFixtures"], path: "Sources/QuarryFuzz"),
         .testTarget(name: "QuarrySyntaxTests", dependencies: ["QuarrySyntax"]),
         .testTarget(name: "QuarryEvaluationTests", dependencies: ["QuarryEvaluation"]),
         .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell", "QuarryFixtures", "QuarryPostgresTestSupport"]),

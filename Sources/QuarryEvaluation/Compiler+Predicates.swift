@@ -168,8 +168,26 @@ enum AndStep {
         }
     }
 
+    /// How many parts one nested chain holds. Each part of a chain calls the
+    /// next, so a chain of n parts is n frames deep when all hold; a longer
+    /// AND runs its chains of this length one after another in a loop, so
+    /// `a == 1 AND … ` with 100,000 parts cannot overflow the stack.
+    static let segmentLength = 64
+
     /// The parts, left to right, each evaluated only when all before it held.
     static func chain(_ steps: [AndStep]) -> BoolClosure {
+        guard steps.count > segmentLength else { return nestedChain(steps[...]) }
+        let segments = stride(from: 0, to: steps.count, by: segmentLength).map { start in
+            BoolStep(nestedChain(steps[start..<min(start + segmentLength, steps.count)]))
+        }
+        return { (o, env) throws(Diagnostic) -> Bool in
+            for segment in segments where !(try segment.closure(o, env)) { return false }
+            return true
+        }
+    }
+
+    /// A chain as nested closures, a specialised test handing on to the next.
+    static func nestedChain(_ steps: ArraySlice<AndStep>) -> BoolClosure {
         var rest: BoolClosure? = nil
         for step in steps.reversed() {
             switch step {

@@ -134,6 +134,20 @@ enum HostAndStep {
     }
 
     static func chain(_ steps: [HostAndStep]) -> HostBoolClosure {
+        // Chains of bounded length run one after another, as in
+        // `AndStep.chain`, so a long AND cannot overflow the stack.
+        let length = AndStep.segmentLength
+        guard steps.count > length else { return nestedChain(steps[...]) }
+        let segments = stride(from: 0, to: steps.count, by: length).map { start in
+            HostBoolStep(closure: nestedChain(steps[start..<min(start + length, steps.count)]))
+        }
+        return { (r: ObjectReference, env) throws(Diagnostic) -> Bool in
+            for segment in segments where !(try segment.closure(r, env)) { return false }
+            return true
+        }
+    }
+
+    static func nestedChain(_ steps: ArraySlice<HostAndStep>) -> HostBoolClosure {
         var rest: HostBoolClosure? = nil
         for step in steps.reversed() {
             switch step {

@@ -3,10 +3,12 @@
 // the pattern must cover the whole string. An empty pattern matches nothing.
 //
 // The matcher is the classic greedy wildcard algorithm with a single
-// backtrack point (the most recent `*`): O(n·m) in the worst case and never
-// exponential, whatever the pattern (`*a*a*a*a*b` against a long run of a's
-// is fine). Pure-ASCII subjects and patterns are matched over bytes; anything
-// else over Characters, after [c]/[d] folding of both sides.
+// backtrack point (the most recent `*`), never exponential; it costs n times
+// the run of tokens after the last `*`, so a pattern with a long run there
+// (`*` and 50 `?`) runs as a bit-parallel automaton instead, linear in the
+// subject (WildcardAutomaton.swift). Pure-ASCII subjects and patterns are
+// matched over bytes; anything else over Characters, after [c]/[d] folding
+// of both sides.
 
 public struct LikePattern: Sendable {
     enum Token: Sendable, Equatable {
@@ -20,6 +22,10 @@ public struct LikePattern: Sendable {
     /// 1 = one character, otherwise `byte | 0x100` for a literal.
     let asciiTokens: [UInt16]?
     let folding: Folding
+    /// The automata, when the pattern has a long run after a `*`.
+    let characterAutomaton: WildcardAutomaton<Character>?
+    let byteAutomaton: WildcardAutomaton<UInt8>?
+    let byteRows: [Int]
 
     /// `pattern` is the unfolded pattern text.
     public init(_ pattern: String, folding: Folding) {
@@ -49,6 +55,28 @@ public struct LikePattern: Sendable {
             }
         }
         asciiTokens = ascii.count == tokens.count ? ascii : nil
+        if WildcardStrategy.prefersAutomaton(count: tokens.count, isAny: { tokens[$0] == .any }) {
+            characterAutomaton = WildcardAutomaton(tokens.map(LikePattern.wildcard))
+            let bytes = asciiTokens.map { WildcardAutomaton<UInt8>($0.map(LikePattern.wildcard)) }
+            byteAutomaton = bytes
+            byteRows = bytes?.byteRows ?? []
+        } else {
+            characterAutomaton = nil
+            byteAutomaton = nil
+            byteRows = []
+        }
+    }
+
+    static func wildcard(_ t: Token) -> WildcardToken<Character> {
+        switch t {
+        case .literal(let c): return .literal(c)
+        case .one: return .one
+        case .any: return .any
+        }
+    }
+
+    static func wildcard(_ t: UInt16) -> WildcardToken<UInt8> {
+        t == 0 ? .any : t == 1 ? .one : .literal(UInt8(t & 0xFF))
     }
 
     var isEmpty: Bool { tokens.isEmpty }
@@ -59,6 +87,11 @@ public struct LikePattern: Sendable {
             let lower = folding.caseInsensitive
             let r = StringBytes.withBytes(subject) { (b: UnsafeBufferPointer<UInt8>) -> Bool? in
                 guard StringBytes.isASCII(b) else { return nil }
+                if let automaton = byteAutomaton {
+                    let rows = byteRows
+                    return lower ? automaton.matches(count: b.count) { rows[Int(StringBytes.lower(b[$0]))] }
+                                 : automaton.matches(count: b.count) { rows[Int(b[$0])] }
+                }
                 return LikePattern.match(count: b.count, patternCount: asciiTokens.count,
                                          isAny: { asciiTokens[$0] == 0 },
                                          matchesAt: { p, s in
@@ -71,6 +104,9 @@ public struct LikePattern: Sendable {
             if let r { return r }
         }
         let chars = Array(folding.fold(subject))
+        if let automaton = characterAutomaton {
+            return automaton.matches(count: chars.count) { automaton.rows[chars[$0]] ?? 0 }
+        }
         return LikePattern.match(count: chars.count, patternCount: tokens.count,
                                  isAny: { tokens[$0] == .any },
                                  matchesAt: { p, s in

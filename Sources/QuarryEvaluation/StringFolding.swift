@@ -58,11 +58,17 @@ public struct FoldedString: Sendable {
     let text: String
     let utf8: [UInt8]
     let isASCII: Bool
+    /// For CONTAINS: the needle prepared for linear search, over bytes when
+    /// ASCII and over Characters otherwise (LinearSearch.swift).
+    let byteNeedle: LinearNeedle<UInt8>
+    let characterNeedle: LinearNeedle<Character>
 
     public init(_ folded: String) {
         text = folded
         utf8 = Array(folded.utf8)
         isASCII = utf8.allSatisfy { $0 < 0x80 }
+        byteNeedle = LinearNeedle(isASCII ? utf8 : [])
+        characterNeedle = LinearNeedle(Array(folded))
     }
 }
 
@@ -162,7 +168,8 @@ public struct StringMatcher: Sendable {
     public func contains(_ s: String, _ needle: FoldedString) -> Bool {
         if needle.utf8.isEmpty { return false }
         if needle.isASCII, let r = asciiContains(s, needle) { return r }
-        return folding.fold(s).firstRange(of: needle.text) != nil
+        let haystack = Array(folding.fold(s))
+        return needle.characterNeedle.occurs(count: haystack.count) { haystack[$0] }
     }
 
     private func asciiPrefix(_ s: String, _ needle: FoldedString) -> Bool? {
@@ -212,24 +219,7 @@ public struct StringMatcher: Sendable {
         let lower = folding.caseInsensitive
         return StringBytes.withBytes(s) { (b: UnsafeBufferPointer<UInt8>) -> Bool? in
             guard StringBytes.isASCII(b) else { return nil }
-            let n = needle.utf8.count
-            if b.count < n { return false }
-            let first = needle.utf8[0]
-            var i = 0
-            while i + n <= b.count {
-                let c = lower ? StringBytes.lower(b[i]) : b[i]
-                if c == first {
-                    var j = 1
-                    while j < n {
-                        let d = lower ? StringBytes.lower(b[i + j]) : b[i + j]
-                        if d != needle.utf8[j] { break }
-                        j += 1
-                    }
-                    if j == n { return true }
-                }
-                i += 1
-            }
-            return false
+            return needle.byteNeedle.occurs(in: b, lower: lower)
         }
     }
 }

@@ -7,6 +7,7 @@
 // Keys are forgiving about spelling: `date range`, `dateRange` and
 // `date_range` are the same key, as are `null ratio` and `nullRatio`.
 import Foundation
+import QuarryModel
 import Yams
 
 /// Reads factories files.
@@ -23,6 +24,11 @@ public enum FactoriesReader {
     }
 
     public static func read(yaml text: String, file: String = "<factories>") throws(FixtureError) -> Factories {
+        // Yams recurses per level: refuse hostile nesting before it reads.
+        if let nesting = YAMLNesting.check(text) {
+            throw FixtureError(.syntax, "malformed YAML: \(nesting.message)",
+                               at: FixtureLocation(file: file, line: nesting.line, column: nesting.column))
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)

@@ -60,9 +60,14 @@ extension FixtureGenerator {
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)").path
         func cleanUp() {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? fm.removeItem(atPath: temporary + suffix) }
+            PartialFiles.remove(temporary)
+            PartialFiles.unregister(temporary)
         }
-        cleanUp()
+        // Temporaries of killed runs go first; this run's own is removed on
+        // any signal that can be caught (PartialFiles.swift).
+        PartialFiles.removeStale(besides: url)
+        PartialFiles.remove(temporary)
+        PartialFiles.register(temporary)
         do {
             var stream = records()
             guard let plan = stream.plan else { _ = try stream.next(); return FixtureSummary() }

@@ -10,15 +10,27 @@ struct RelationshipPlanner {
     /// Concrete entity → (first key, count).
     var keys: [String: (Int64, Int)] = [:]
     private var wirings: [String: ToOneWiring] = [:]
+    /// Each entity's place in the model, to put a family in model order.
+    private let positions: [String: Int]
 
-    init(plan: FixturePlan) { self.plan = plan }
+    init(plan: FixturePlan) {
+        self.plan = plan
+        var positions: [String: Int] = [:]
+        for (i, e) in plan.model.entities.enumerated() where positions[e.name] == nil { positions[e.name] = i }
+        self.positions = positions
+    }
 
     var model: Model { plan.model }
 
-    /// Keys of every object that is a kind of `name`, in model order.
+    /// Keys of every object that is a kind of `name`, in model order. The
+    /// family comes from the model's sub-entity index, not a scan of every
+    /// entity, which made planning quadratic in the number of entities.
     func keySpace(_ name: String) -> KeySpace {
         var space = KeySpace()
-        for e in model.entities where !e.isAbstract && e.isKind(of: name, in: model) {
+        let model = self.model
+        guard let entity = model.entity(named: name) else { return space }
+        let family = ([entity] + entity.allSubentities(in: model)).sorted { positions[$0.name]! < positions[$1.name]! }
+        for e in family where !e.isAbstract {
             if let k = keys[e.name], k.1 > 0 { space.segments.append((k.0, k.1)) }
         }
         return space
@@ -137,20 +149,32 @@ struct RelationshipPlanner {
     /// The count `per` makes for `entity`: the sum of its parents' draws,
     /// when a parent's factory gives `per` for a to-many to exactly this
     /// entity and the parent's own count is known.
-    static func derivedCount(of entity: Entity, in plan: FixturePlan) -> Int? {
+    /// Per destination entity, the to-many relationships (of every entity,
+    /// inherited ones included) that lead to it, in model order.
+    static func toManyInto(_ model: Model) -> [String: [(parent: Entity, relationship: Relationship)]] {
+        var result: [String: [(parent: Entity, relationship: Relationship)]] = [:]
+        for parent in model.entities {
+            for r in parent.allRelationships(in: model) where r.isToMany {
+                result[r.destination, default: []].append((parent, r))
+            }
+        }
+        return result
+    }
+
+    /// `incoming`: the to-many relationships into `entity` (`toManyInto`).
+    static func derivedCount(of entity: Entity, in plan: FixturePlan,
+                             incoming: [(parent: Entity, relationship: Relationship)]) -> Int? {
         let model = plan.model
         guard entity.allSubentities(in: model).isEmpty else { return nil }
-        for parent in model.entities {
-            for r in parent.allRelationships(in: model) where r.isToMany && r.destination == entity.name {
-                guard let per = plan.factory(parent.name)?.relationships[r.name]?.per,
-                      let inverseName = r.inverse, let inverse = entity.relationship(named: inverseName, in: model), !inverse.isToMany
-                else { continue }
-                let kinds = ([parent] + parent.allSubentities(in: model)).filter { !$0.isAbstract }
-                guard kinds.allSatisfy({ plan.counts[$0.name] != nil }) else { return nil }
-                let total = kinds.reduce(0) { $0 + plan.counts[$1.name]! }
-                let f = plan.factory(parent.name)!.relationships[r.name]!
-                return perParent(total, per, f.distribution, f.skew, seed: plan.seed, label: "\(parent.name).\(r.name)").reduce(0, +)
-            }
+        for (parent, r) in incoming {
+            guard let per = plan.factory(parent.name)?.relationships[r.name]?.per,
+                  let inverseName = r.inverse, let inverse = entity.relationship(named: inverseName, in: model), !inverse.isToMany
+            else { continue }
+            let kinds = ([parent] + parent.allSubentities(in: model)).filter { !$0.isAbstract }
+            guard kinds.allSatisfy({ plan.counts[$0.name] != nil }) else { return nil }
+            let total = kinds.reduce(0) { $0 + plan.counts[$1.name]! }
+            let f = plan.factory(parent.name)!.relationships[r.name]!
+            return perParent(total, per, f.distribution, f.skew, seed: plan.seed, label: "\(parent.name).\(r.name)").reduce(0, +)
         }
         return nil
     }
@@ -159,8 +183,9 @@ struct RelationshipPlanner {
 
     func links() throws(FixtureError) -> [LinkPlan] {
         var result: [LinkPlan] = []
+        let owners = joinOwners()
         for join in plan.mapping.joinTables {
-            guard let (owner, r) = joinOwner(join.table) else { continue }
+            guard let (owner, r) = owners[join.table] else { continue }
             let inverse = inverse(of: r)
             let here = plan.factory(owner)?.relationships[r.name]
             let there = inverse.flatMap { plan.factory(r.destination)?.relationships[$0.name] }
@@ -200,12 +225,19 @@ struct RelationshipPlanner {
     }
 
     /// The entity and relationship whose storage names `table` as source → target.
-    func joinOwner(_ table: String) -> (String, Relationship)? {
+    /// The owning side of every join table, found in one pass over the
+    /// model (looking each table up by scanning was quadratic); the first
+    /// owner in model order, as the scan found it.
+    func joinOwners() -> [String: (String, Relationship)] {
+        var owners: [String: (String, Relationship)] = [:]
         for e in model.entities {
             for r in e.relationships {
-                if case .joinTable(table, "source", "target")? = plan.mapping.storage(of: r.name, of: e.name) { return (e.name, r) }
+                if case .joinTable(let table, "source", "target")? = plan.mapping.storage(of: r.name, of: e.name),
+                   owners[table] == nil {
+                    owners[table] = (e.name, r)
+                }
             }
         }
-        return nil
+        return owners
     }
 }

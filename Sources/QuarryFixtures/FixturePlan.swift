@@ -134,11 +134,20 @@ struct FixturePlan {
             if entity.isAbstract { counts[entity.name] = 0 }
         }
         // Children whose parents say how many each has (`per`), once the
-        // parents' counts are known; several rounds for chains of them.
+        // parents' counts are known; more rounds for chains of them, until
+        // a round derives nothing. The to-many relationships into each
+        // entity are gathered once (scanning the model per entity per round
+        // made this cubic in the number of entities).
+        let incoming = RelationshipPlanner.toManyInto(model)
         for _ in 0..<model.entities.count {
+            var derived = false
             for entity in model.entities where counts[entity.name] == nil {
-                if let n = RelationshipPlanner.derivedCount(of: entity, in: self) { counts[entity.name] = n }
+                if let n = RelationshipPlanner.derivedCount(of: entity, in: self, incoming: incoming[entity.name] ?? []) {
+                    counts[entity.name] = n
+                    derived = true
+                }
             }
+            if !derived { break }
         }
         for entity in model.entities where counts[entity.name] == nil { counts[entity.name] = Self.defaultCount }
     }

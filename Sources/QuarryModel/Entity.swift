@@ -130,21 +130,20 @@ public struct Entity: Sendable, Equatable {
 
     /// The direct sub-entities, in model order.
     public func subentities(in model: Model) -> [Entity] {
-        model.entities.filter { $0.parent == name }
+        model.subentities(of: name)
     }
 
     /// Every descendant (sub-entities, their sub-entities...), depth first.
+    /// An explicit stack rather than recursion: a hierarchy may be deep.
     public func allSubentities(in model: Model) -> [Entity] {
         var result: [Entity] = []
         var seen: Set<String> = [name]
-        func visit(_ entity: Entity) {
-            for sub in entity.subentities(in: model) where !seen.contains(sub.name) {
-                seen.insert(sub.name)
-                result.append(sub)
-                visit(sub)
-            }
+        var stack: [Entity] = model.subentities(of: name).reversed()
+        while let sub = stack.popLast() {
+            guard seen.insert(sub.name).inserted else { continue }
+            result.append(sub)
+            stack.append(contentsOf: model.subentities(of: sub.name).reversed())
         }
-        visit(self)
         return result
     }
 

@@ -27,6 +27,10 @@ public struct Model: Sendable, Equatable {
     /// equality: a model read with warnings means what it was read as.
     public internal(set) var warnings: [ModelWarning] = []
     private var indexByName: [String: Int] = [:]
+    /// Positions of each entity's direct sub-entities, so that walking a
+    /// hierarchy does not scan every entity per step (which made opening a
+    /// store quadratic in the number of entities).
+    private var childrenByName: [String: [Int]] = [:]
 
     public init(entities: [Entity], fetchRequestTemplates: [FetchRequestTemplate] = [],
                 configurations: [Configuration] = []) {
@@ -47,6 +51,10 @@ public struct Model: Sendable, Equatable {
         indexByName = [:]
         // The first of duplicate names wins; validation reports the duplicate.
         for (i, e) in entities.enumerated() where indexByName[e.name] == nil { indexByName[e.name] = i }
+        childrenByName = [:]
+        for (i, e) in entities.enumerated() {
+            if let parent = e.parent { childrenByName[parent, default: []].append(i) }
+        }
     }
 
     /// The file the model was read from, or `"<model>"`.
@@ -62,7 +70,7 @@ public struct Model: Sendable, Equatable {
 
     /// The direct sub-entities of the entity named `name`.
     public func subentities(of name: String) -> [Entity] {
-        entities.filter { $0.parent == name }
+        (childrenByName[name] ?? []).map { entities[$0] }
     }
 
     /// The fetch request template named `name`.

@@ -44,6 +44,10 @@ public enum ModelErrorKind: String, Sendable, Equatable, CaseIterable {
     case invalidPredicate
     /// Something Core Data has that Quarry does not read (composite attributes).
     case unsupported
+    /// A name SQLite or PostgreSQL would refuse or confuse as a table or
+    /// column (StorageNames.swift): quotes, NUL, reserved prefixes, names
+    /// differing only in case.
+    case invalidName
 }
 
 /// A problem in a model file, with where it is and what is wrong.

@@ -27,6 +27,15 @@ extension Model {
         v.run()
         return v.errors
     }
+
+    /// The first name a store could not take (StorageNames.swift), checked
+    /// alone: stores run this before creating anything, without the cost of
+    /// the whole validation on a model a reader already validated.
+    public func validateStorageNames() throws(ModelError) {
+        var v = Validator(model: self)
+        v.runNameChecks()
+        if let first = v.errors.first { throw first }
+    }
 }
 
 private struct Validator {
@@ -45,10 +54,12 @@ private struct Validator {
     mutating func run() {
         var seenEntities: Set<String> = []
         var reportedCycles: Set<String> = []
+        var entityKeys: [String: String] = [:]
         for entity in model.entities {
             if !seenEntities.insert(entity.name).inserted {
                 report(.duplicateName, "entity '\(entity.name)' is defined twice", at: [entity.name])
             }
+            checkEntityName(entity, keys: &entityKeys)
             checkParent(entity, reportedCycles: &reportedCycles)
             checkPropertyNames(entity)
             for attribute in entity.attributes { check(attribute, of: entity) }
@@ -70,6 +81,24 @@ private struct Validator {
                 report(.unknownEntity, "configuration '\(configuration.name)': no entity named '\(member)'",
                        at: ["#configuration", configuration.name, member], unknown: member, among: model.entityNames)
             }
+        }
+    }
+
+    mutating func runNameChecks() {
+        var keys: [String: String] = [:]
+        for entity in model.entities {
+            checkEntityName(entity, keys: &keys)
+            checkPropertyNames(entity)
+        }
+    }
+
+    mutating func checkEntityName(_ entity: Entity, keys: inout [String: String]) {
+        if let other = keys.updateValue(entity.name, forKey: StorageNames.collisionKey(entity.name)), other != entity.name {
+            report(.invalidName, "entities '\(other)' and '\(entity.name)' differ only in case, which SQLite does not tell apart",
+                   at: [entity.name])
+        }
+        if let problem = StorageNames.problem(entity: entity.name) {
+            report(.invalidName, "entity '\(Validator.shown(entity.name))': \(problem)", at: [entity.name])
         }
     }
 
@@ -103,9 +132,24 @@ private struct Validator {
 
     mutating func checkPropertyNames(_ entity: Entity) {
         var own: Set<String> = []
-        for property in entity.properties where !own.insert(property.name).inserted {
-            report(.duplicateName, "\(entity.name) has two properties named '\(property.name)'",
-                   at: [entity.name, property.name])
+        var keys: [String: String] = [:]
+        for ancestor in entity.ancestors(in: model).reversed() {
+            for property in ancestor.properties { keys[StorageNames.collisionKey(property.name)] = property.name }
+        }
+        for property in entity.properties {
+            if !own.insert(property.name).inserted {
+                report(.duplicateName, "\(entity.name) has two properties named '\(property.name)'",
+                       at: [entity.name, property.name])
+            } else if let other = keys.updateValue(property.name, forKey: StorageNames.collisionKey(property.name)),
+                      other != property.name {
+                report(.invalidName,
+                       "\(entity.name) has properties '\(other)' and '\(property.name)', which differ only in case; SQLite does not tell them apart",
+                       at: [entity.name, property.name])
+            }
+            if let problem = StorageNames.problem(property: property.name) {
+                report(.invalidName, "property '\(Validator.shown(property.name))' of \(Validator.shown(entity.name)): \(problem)",
+                       at: [entity.name, property.name])
+            }
         }
         for ancestor in entity.ancestors(in: model) {
             for property in entity.properties where ancestor.property(named: property.name) != nil {
@@ -114,6 +158,17 @@ private struct Validator {
                        at: [entity.name, property.name])
             }
         }
+    }
+
+    /// A name as an error message shows it: control characters escaped, so
+    /// that a NUL or a newline in a name cannot garble the message.
+    static func shown(_ name: String) -> String {
+        var out = ""
+        for scalar in name.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\u{\(String(scalar.value, radix: 16))}" }
+            else { out.unicodeScalars.append(scalar) }
+        }
+        return out
     }
 
     // MARK: - Attributes

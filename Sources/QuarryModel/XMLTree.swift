@@ -89,12 +89,22 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     var stack: [ModelXMLElement] = []
     var root: ModelXMLElement?
     var failure: (Int, Int, String)?
+    static let maximumDepth = 100
 
     init(lines: [[Character]]) { self.lines = lines }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
         let reported = max(parser.lineNumber, 1)
+        // Elements nest at most a few levels in a model; the tree is freed
+        // recursively, so hostile nesting is refused rather than followed.
+        if stack.count >= Self.maximumDepth {
+            if failure == nil {
+                failure = (reported, parser.columnNumber, "elements nested deeper than \(Self.maximumDepth) levels")
+            }
+            parser.abortParsing()
+            return
+        }
         let (line, column) = start(of: elementName, before: reported)
         stack.append(ModelXMLElement(name: elementName, attributes: attributeDict, line: line, column: column, endLine: reported))
     }

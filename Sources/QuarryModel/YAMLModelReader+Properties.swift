@@ -197,17 +197,24 @@ extension YAMLModelReader {
     /// names `employees` as its inverse and `Department.employees` names none,
     /// the latter gets `department`. (Xcode's XML always states both sides.)
     func fillInverses(_ model: inout Model) {
+        // Edits go to a copy of the entity list, assigned back once: each
+        // assignment to `model.entities` re-indexes the model, and a lookup
+        // by scanning per relationship made reading quadratic in entities.
         let snapshot = model
+        var entities = model.entities
+        var index: [String: Int] = [:]
+        for (i, e) in entities.enumerated() where index[e.name] == nil { index[e.name] = i }
         for entity in snapshot.entities {
             for r in entity.relationships {
                 guard let inverseName = r.inverse,
-                      let d = model.entities.firstIndex(where: { $0.name == r.destination }),
-                      let i = model.entities[d].relationships.firstIndex(where: { $0.name == inverseName }),
-                      model.entities[d].relationships[i].inverse == nil,
-                      entity.isKind(of: model.entities[d].relationships[i].destination, in: snapshot)
+                      let d = index[r.destination],
+                      let i = entities[d].relationships.firstIndex(where: { $0.name == inverseName }),
+                      entities[d].relationships[i].inverse == nil,
+                      entity.isKind(of: entities[d].relationships[i].destination, in: snapshot)
                 else { continue }
-                model.entities[d].relationships[i].inverse = r.name
+                entities[d].relationships[i].inverse = r.name
             }
         }
+        model.entities = entities
     }
 }

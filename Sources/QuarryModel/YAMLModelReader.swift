@@ -24,6 +24,10 @@ struct YAMLModelReader {
     /// `language` names the format in syntax errors ("YAML" or "JSON").
     static func read(yaml text: String, file: String, language: String = "YAML") throws(ModelError) -> Model {
         var reader = YAMLModelReader(nodes: YAMLNodes(file: file, text: text), map: SourceMap(file: file))
+        if let nesting = YAMLNesting.check(text) {
+            throw ModelError(.syntax, "malformed \(language): \(nesting.message)", file: file, line: nesting.line,
+                             column: nesting.column)
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)

@@ -37,6 +37,10 @@ struct LoweredConjuncts {
     /// by AND. Nothing when no conjunct became SQL.
     func write(to text: inout SQLText) {
         if sql.count == 1 { return text.append(sql[0]) }
+        if sql.count > SQLFragment.flatChain {
+            // Nested groups, so that SQLite's expression depth limit holds.
+            return text.append(SQLFragment.balancedJoin(sql.map { "(" + $0 + ")" }, " AND "))
+        }
         for (i, part) in sql.enumerated() {
             if i == 0 { text.appendLiteral("(") } else { text.appendLiteral(") AND (") }
             text.append(part)
@@ -69,6 +73,11 @@ struct VariableBinding {
 }
 
 struct PredicateLowerer {
+    /// The most operands an AND or OR is given to SQL as a chain. SQLite's
+    /// optimiser compares the terms of a WHERE clause pairwise (a chain of
+    /// 100,000 took minutes), so a longer chain, or the top-level conjuncts
+    /// past this many, are checked in memory on the rows SQL returns.
+    static let maximumSQLOperands = 1_000
     let context: LoweringContext
     let level: QueryLevel
     var variables: [String: VariableBinding] = [:]
@@ -114,8 +123,11 @@ struct PredicateLowerer {
             }
         }
         if case .and(let parts) = p.kind {
-            lowered.sql.reserveCapacity(parts.count)
-            for part in parts { try lower(part) }
+            lowered.sql.reserveCapacity(min(parts.count, PredicateLowerer.maximumSQLOperands))
+            for (i, part) in parts.enumerated() {
+                // Past the limit, parts are checked in memory (see maximumSQLOperands).
+                if i < PredicateLowerer.maximumSQLOperands { try lower(part) } else { residual.append(part) }
+            }
         } else {
             try lower(p)
         }
@@ -135,6 +147,9 @@ struct PredicateLowerer {
         case .and(let parts), .or(let parts):
             let isAnd: Bool
             if case .and = p.kind { isAnd = true } else { isAnd = false }
+            if parts.count > PredicateLowerer.maximumSQLOperands {
+                throw .unsupported("\(isAnd ? "AND" : "OR") of \(parts.count) parts: more than \(PredicateLowerer.maximumSQLOperands) run in memory")
+            }
             var lowered: [SQLCondition] = []
             var decided: SQLCondition?
             for part in parts {
@@ -151,7 +166,7 @@ struct PredicateLowerer {
             if let decided { return decided }
             if lowered.isEmpty { return isAnd ? .alwaysTrue : .alwaysFalse }
             if lowered.count == 1 { return lowered[0] }
-            let joined = SQLFragment.join(lowered.map { "(" + $0.fragment + ")" }, isAnd ? " AND " : " OR ")
+            let joined = SQLFragment.balancedJoin(lowered.map { "(" + $0.fragment + ")" }, isAnd ? " AND " : " OR ")
             return SQLCondition(fragment: joined, nullable: lowered.contains { $0.nullable })
         case .comparison(let c):
             return try comparison(c, span: p.span)

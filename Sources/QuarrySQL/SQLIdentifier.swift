@@ -46,6 +46,26 @@ public struct SQLFragment: Sendable, Equatable, CustomStringConvertible {
     static func + (a: SQLFragment, b: String) -> SQLFragment { SQLFragment(a.sql + b, a.arguments) }
     static func + (a: String, b: SQLFragment) -> SQLFragment { SQLFragment(a + b.sql, b.arguments) }
 
+    /// How many operands one flat AND / OR chain of the SQL holds. SQLite
+    /// parses `a AND b AND c …` into a tree as deep as the chain and refuses
+    /// trees deeper than 1,000; longer chains are written as parenthesised
+    /// groups of at most this many, nested (depth ~ 64·log₆₄ n).
+    static let flatChain = 64
+
+    /// Joins fragments with a separator (AND or OR, whose grouping does not
+    /// change the meaning), in nested groups when there are many.
+    static func balancedJoin(_ parts: [SQLFragment], _ separator: String) -> SQLFragment {
+        func group(_ range: Range<Int>) -> SQLFragment {
+            if range.count <= flatChain { return join(Array(parts[range]), separator) }
+            let size = (range.count + flatChain - 1) / flatChain
+            let groups = stride(from: range.lowerBound, to: range.upperBound, by: size).map { start in
+                "(" + group(start..<min(start + size, range.upperBound)) + ")"
+            }
+            return join(groups, separator)
+        }
+        return group(0..<parts.count)
+    }
+
     /// Joins fragments with a separator.
     static func join(_ parts: [SQLFragment], _ separator: String) -> SQLFragment {
         var out = SQLFragment("")

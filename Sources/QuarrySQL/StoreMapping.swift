@@ -36,18 +36,28 @@ public struct StoreMapping: Sendable {
     /// entity names its rows may have.
     private var selects: [String: (sql: String, columns: [PlannedColumn])] = [:]
     private var filters: [String: [String]] = [:]
+    /// Entities per table and join-table names, counted once: looking them
+    /// up by scanning made opening a store quadratic in the entities.
+    private var entitiesPerTable: [String: Int] = [:]
+    private var joinTableNames: Set<String> = []
     /// Per entity, what planning looks up by name: every key (own and
     /// inherited) with its quoted column or storage, the quoted table and the
     /// `_entity` filter (MappedEntity.swift).
     private(set) var mapped = MappedModel(entities: [:], model: Model(entities: []))
 
     public static let primaryKey = "_pk"
+    /// Column names no attribute may have as they are (compared as SQLite
+    /// does, without ASCII case): Quarry's own, and PostgreSQL's system
+    /// columns, which a table cannot redefine. An attribute so named gets
+    /// its entity's prefix, as a sibling's clashing attribute does.
+    static let takenColumns: Set<String> = ["_pk", "_entity", "tableoid", "xmin", "cmin", "xmax", "cmax", "ctid"]
 
     /// Every table the model needs: one per hierarchy, then the join tables.
     public var tableNames: [String] {
         var names: [String] = []
+        var seen: Set<String> = []
         for entity in model.entities {
-            if let t = tables[entity.name], !names.contains(t) { names.append(t) }
+            if let t = tables[entity.name], seen.insert(t).inserted { names.append(t) }
         }
         return names + joinTables.map(\.table)
     }
@@ -57,7 +67,9 @@ public struct StoreMapping: Sendable {
         self.model = model
         self.dialect = dialect
         for entity in model.entities {
-            tables[entity.name] = StoreMapping.root(of: entity, in: model).name
+            let table = StoreMapping.root(of: entity, in: model).name
+            tables[entity.name] = table
+            entitiesPerTable[table, default: 0] += 1
         }
         // Columns: per table, attributes of every entity of the hierarchy;
         // a sibling's attribute with a name already taken gets its entity's prefix.
@@ -71,10 +83,10 @@ public struct StoreMapping: Sendable {
                     continue
                 }
                 var column = attribute.name
-                if used[table, default: [StoreMapping.primaryKey, StoreMapping.entityColumn]].contains(column) {
+                if used[table, default: StoreMapping.takenColumns].contains(StorageNames.collisionKey(column)) {
                     column = entity.name + "_" + attribute.name
                 }
-                used[table, default: [StoreMapping.primaryKey, StoreMapping.entityColumn]].insert(column)
+                used[table, default: StoreMapping.takenColumns].insert(StorageNames.collisionKey(column))
                 map[attribute.name] = column
             }
             columns[entity.name] = map
@@ -124,10 +136,14 @@ public struct StoreMapping: Sendable {
         let table = tables[entity.name]!
         func foreignKeyColumn() -> String {
             var column = r.name
-            if used[table, default: []].contains(column), columns[entity.name]?.values.contains(column) == true {
-                column = entity.name + "_" + r.name
+            if used[table, default: StoreMapping.takenColumns].contains(StorageNames.collisionKey(column)),
+               columns[entity.name]?.values.contains(where: { StorageNames.collisionKey($0) == StorageNames.collisionKey(column) }) == true
+                || StoreMapping.takenColumns.contains(StorageNames.collisionKey(column)) {
+                // Prefixed with the declaring entity, so that sub-entities
+                // inheriting the relationship find the same column.
+                column = declaring(r.name, from: entity.name) + "_" + r.name
             }
-            used[table, default: []].insert(column)
+            used[table, default: StoreMapping.takenColumns].insert(StorageNames.collisionKey(column))
             return column
         }
         if !r.isToMany {
@@ -152,7 +168,7 @@ public struct StoreMapping: Sendable {
             }
         }
         let name = "_" + owner + "_" + r.name
-        if !joinTables.contains(where: { $0.table == name }) {
+        if joinTableNames.insert(name).inserted {
             joinTables.append((name, tables[owner]!, tables[r.destination] ?? r.destination, r.isOrdered))
         }
         return .joinTable(table: name, sourceColumn: "source", targetColumn: "target")
@@ -195,8 +211,7 @@ public struct StoreMapping: Sendable {
     private func computeEntityFilter(for entity: String) -> [String]? {
         guard let e = model.entity(named: entity) else { return nil }
         let family = [e] + e.allSubentities(in: model)
-        let tableEntities = model.entities.filter { tables[$0.name] == tables[entity] }
-        if family.count == tableEntities.count { return nil }
+        if family.count == tables[entity].flatMap({ entitiesPerTable[$0] }) { return nil }
         return family.filter { !$0.isAbstract }.map(\.name)
     }
 }

@@ -7,9 +7,12 @@
 // Not SQLite's LIKE, which has `%`/`_`, is ASCII-only case-insensitive and
 // knows nothing of diacritics. An ASCII pattern against an ASCII subject is
 // matched here over the raw SQLite bytes, with the evaluator's own byte
-// algorithm (greedy, one backtrack point at the last `*`: O(n·m) at worst,
-// never exponential). Anything else goes to the evaluator's LIKE itself
-// (EvaluatorBridge.swift), which folds and matches over Characters.
+// algorithms: greedy with one backtrack point at the last `*` when the runs
+// after a `*` are short, otherwise the bit-parallel automaton, so the time is
+// linear in the subject whatever the pattern (WildcardAutomaton.swift).
+// Anything else goes to the evaluator's LIKE itself (EvaluatorBridge.swift),
+// which folds and matches over Characters the same way.
+import QuarryEvaluation
 
 /// A LIKE pattern compiled once per statement (cached with `sqlite3_set_auxdata`).
 final class LikeMatcher {
@@ -21,6 +24,9 @@ final class LikeMatcher {
     /// 1 = one character, otherwise `byte | 0x100` for a literal.
     private let asciiTokens: [UInt16]?
     private var predicate: CompiledPredicateBox?
+    /// The automaton and its byte rows, for patterns with a long run after a `*`.
+    private let automaton: WildcardAutomaton<UInt8>?
+    private let byteRows: [Int]
 
     init(raw: UnsafeBufferPointer<UInt8>, flags: Int32) {
         key = Array(raw)
@@ -29,7 +35,7 @@ final class LikeMatcher {
         caseInsensitive = folding.caseInsensitive
         // ASCII folds to ASCII (lower-cased under [c]); a non-ASCII pattern
         // is left to the evaluator whole.
-        guard Bytes.isASCII(raw) else { asciiTokens = nil; return }
+        guard Bytes.isASCII(raw) else { asciiTokens = nil; automaton = nil; byteRows = []; return }
         var tokens: [UInt16] = []
         var escaped = false
         for b in raw {
@@ -45,6 +51,14 @@ final class LikeMatcher {
         if escaped { tokens.append(UInt16(UInt8(ascii: "\\")) | 0x100) }
         // "\r\n" is one Character to the evaluator: leave such patterns to it.
         asciiTokens = raw.contains(0x0D) ? nil : tokens
+        if asciiTokens != nil, WildcardStrategy.prefersAutomaton(count: tokens.count, isAny: { tokens[$0] == 0 }) {
+            let machine = WildcardAutomaton<UInt8>(tokens.map { $0 == 0 ? .any : $0 == 1 ? .one : .literal(UInt8($0 & 0xFF)) })
+            automaton = machine
+            byteRows = machine.byteRows
+        } else {
+            automaton = nil
+            byteRows = []
+        }
     }
 
     func isFor(_ raw: UnsafeBufferPointer<UInt8>, flags: Int32) -> Bool {
@@ -55,6 +69,11 @@ final class LikeMatcher {
         if key.isEmpty { return false }
         if let asciiTokens, Bytes.isASCII(b) {
             let lower = caseInsensitive
+            if let automaton {
+                let rows = byteRows
+                return lower ? automaton.matches(count: b.count) { rows[Int(Bytes.lower(b[$0]))] }
+                             : automaton.matches(count: b.count) { rows[Int(b[$0])] }
+            }
             return LikeMatcher.match(count: b.count, patternCount: asciiTokens.count,
                                      isAny: { asciiTokens[$0] == 0 },
                                      matchesAt: { p, s in

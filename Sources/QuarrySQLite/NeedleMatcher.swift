@@ -8,6 +8,7 @@
 // characters ("e\u{301}" does not begin with "e") or fold İ to "i\u{307}" —
 // goes to the evaluator itself (EvaluatorBridge.swift). An empty needle never
 // matches, as in Apple.
+import QuarryEvaluation
 
 final class NeedleMatcher {
     enum Operation {
@@ -29,6 +30,8 @@ final class NeedleMatcher {
     /// The folded needle.
     private let utf8: [UInt8]
     private let isASCII: Bool
+    /// The folded ASCII needle prepared for linear search (CONTAINS).
+    private let search: LinearNeedle<UInt8>
     /// Compiled on the first row the bytes cannot decide.
     private var predicate: CompiledPredicateBox?
 
@@ -39,6 +42,7 @@ final class NeedleMatcher {
         folding = TextFolding(flags: flags)
         utf8 = Array(folding.fold(String(decoding: raw, as: UTF8.self)).utf8)
         isASCII = utf8.allSatisfy { $0 < 0x80 }
+        search = LinearNeedle(isASCII && operation == .contains ? utf8 : [])
     }
 
     func isFor(_ raw: UnsafeBufferPointer<UInt8>, flags: Int32) -> Bool {
@@ -95,21 +99,9 @@ final class NeedleMatcher {
         return true
     }
 
+    /// Linear in the text whatever the needle (LinearSearch.swift).
     private func asciiContains(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
         guard Bytes.isASCII(b) else { return nil }
-        let lower = folding.caseInsensitive
-        let n = utf8.count
-        if b.count < n { return false }
-        let first = utf8[0]
-        var i = 0
-        while i + n <= b.count {
-            if (lower ? Bytes.lower(b[i]) : b[i]) == first {
-                var j = 1
-                while j < n, (lower ? Bytes.lower(b[i + j]) : b[i + j]) == utf8[j] { j += 1 }
-                if j == n { return true }
-            }
-            i += 1
-        }
-        return false
+        return search.occurs(in: b, lower: folding.caseInsensitive)
     }
 }

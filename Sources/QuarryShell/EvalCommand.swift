@@ -33,7 +33,7 @@ public struct EvalCommand {
         }
         request.append(("vars", .object(vars)))
         let source = SourceText(format)
-        let answer = (try? JSON.parse(MachineInterface().answer(line: JSON.object(request).serialized))) ?? .null
+        let answer = MachineInterface().answerJSON(line: JSON.object(request).serialized)
         if answer["ok"] == .bool(true) {
             return CommandOutcome(stdout: answer["result"]?.serialized ?? "null", stderr: "", exitCode: 0)
         }

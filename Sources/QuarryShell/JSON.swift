@@ -9,6 +9,8 @@ public indirect enum JSON: Equatable, Sendable {
     case bool(Bool)
     case int(Int64)
     case double(Double)
+    /// A number written exactly as given (decimals, which a Double would round).
+    case number(String)
     case string(String)
     case array([JSON])
     case object([(String, JSON)])
@@ -19,6 +21,7 @@ public indirect enum JSON: Equatable, Sendable {
         case (.bool(let x), .bool(let y)): return x == y
         case (.int(let x), .int(let y)): return x == y
         case (.double(let x), .double(let y)): return x == y
+        case (.number(let x), .number(let y)): return x == y
         case (.string(let x), .string(let y)): return x == y
         case (.array(let x), .array(let y)): return x == y
         case (.object(let x), .object(let y)):
@@ -70,6 +73,7 @@ extension JSON {
                 // 3.0 prints as 3.0 so that readers keep it a double.
                 out += String(d)
             } else { out += d.description }
+        case .number(let text): out += text
         case .string(let s): out += JSONText.quote(s)
         case .array(let items):
             out += "["
@@ -196,24 +200,45 @@ struct JSONReader {
             case UInt8(ascii: "f"): out.append(0x0C)
             case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "\""): out.append(e)
             case UInt8(ascii: "u"):
-                var scalar = try hex4()
-                if scalar >= 0xD800 && scalar < 0xDC00, index + 1 < bytes.count,
-                   bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
-                    index += 2
-                    let low = try hex4()
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low &- 0xDC00)
-                }
-                let s = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-                out.append(contentsOf: UTF8.encode(s)!)
+                out.append(contentsOf: UTF8.encode(try unicodeEscape())!)
             default: throw error("unknown escape")
             }
         }
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The scalar of a `\u` escape (the `\u` already read), as RFC 8259
+    /// says: a high surrogate followed by a `\u` low surrogate is one scalar;
+    /// any other surrogate stands alone and becomes U+FFFD, and whatever
+    /// follows it is read on its own (so `"\ud800\u0041"` is "\u{FFFD}A").
+    mutating func unicodeEscape() throws(JSONError) -> Unicode.Scalar {
+        let unit = try hex4()
+        if unit >= 0xD800 && unit < 0xDC00, index + 1 < bytes.count,
+           bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+            let mark = index
+            index += 2
+            let low = try hex4()
+            if low >= 0xDC00 && low < 0xE000 {
+                return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}"
+            }
+            index = mark  // not a pair: the next escape is read on its own
+        }
+        return Unicode.Scalar(unit) ?? "\u{FFFD}"
+    }
+
+    /// Four hex digits, exactly (`UInt32(_:radix:)` alone would take "+abc").
     mutating func hex4() throws(JSONError) -> UInt32 {
-        guard index + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
-            throw error("bad \\u escape")
+        guard index + 4 <= bytes.count else { throw error("bad \\u escape: expected four hex digits") }
+        var v: UInt32 = 0
+        for b in bytes[index..<index + 4] {
+            let digit: UInt32
+            switch b {
+            case 0x30...0x39: digit = UInt32(b - 0x30)
+            case 0x41...0x46: digit = UInt32(b - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(b - 0x61 + 10)
+            default: throw error("bad \\u escape: expected four hex digits")
+            }
+            v = v << 4 | digit
         }
         index += 4
         return v

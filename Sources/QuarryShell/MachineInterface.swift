@@ -16,7 +16,18 @@ public struct MachineInterface {
     }
 
     /// Answers one request line with one response line (no newline).
-    public func answer(line: String) -> String {
+    public func answer(line: String) -> String { answerJSON(line: line).serialized }
+
+    /// The answer as JSON, before it is written (so that `quarry eval`
+    /// prints the result without reading it back, which would round
+    /// exact decimals through Double).
+    public func answerJSON(line: String) -> JSON {
+        // Every line gets an answer, a blank one too: a client counting
+        // answers against requests must never wait for one that won't come.
+        if line.allSatisfy(\.isWhitespace) {
+            return failure(id: .null, code: .invalidRequest, message: "empty request line; a request is a JSON object",
+                           stage: .input)
+        }
         let request: JSON
         do {
             request = try JSON.parse(line)
@@ -61,14 +72,14 @@ public struct MachineInterface {
         }
     }
 
-    func success(id: JSON, format: String, result: JSON?) -> String {
+    func success(id: JSON, format: String, result: JSON?) -> JSON {
         var fields: [(String, JSON)] = [("id", id), ("ok", .bool(true))]
         if let result { fields.append(("result", result)) }
         fields.append(("format", .string(format)))
-        return JSON.object(fields).serialized
+        return JSON.object(fields)
     }
 
-    func failure(id: JSON, diagnostic: Diagnostic, source: SourceText) -> String {
+    func failure(id: JSON, diagnostic: Diagnostic, source: SourceText) -> JSON {
         let loc = diagnostic.location(in: source)
         var error: [(String, JSON)] = [
             ("code", .string(diagnostic.code.rawValue)),
@@ -78,12 +89,12 @@ public struct MachineInterface {
             ("stage", .string(diagnostic.stage.rawValue)),
         ]
         if !diagnostic.hints.isEmpty { error.append(("hints", .array(diagnostic.hints.map(JSON.string)))) }
-        return JSON.object([("id", id), ("ok", .bool(false)), ("error", .object(error))]).serialized
+        return JSON.object([("id", id), ("ok", .bool(false)), ("error", .object(error))])
     }
 
-    func failure(id: JSON, code: DiagnosticCode, message: String, stage: DiagnosticStage) -> String {
+    func failure(id: JSON, code: DiagnosticCode, message: String, stage: DiagnosticStage) -> JSON {
         let error: [(String, JSON)] = [("code", .string(code.rawValue)), ("message", .string(message)),
                                        ("line", .int(1)), ("column", .int(1)), ("stage", .string(stage.rawValue))]
-        return JSON.object([("id", id), ("ok", .bool(false)), ("error", .object(error))]).serialized
+        return JSON.object([("id", id), ("ok", .bool(false)), ("error", .object(error))])
     }
 }

@@ -12,6 +12,7 @@ extension Value {
         case .bool(let b): self = .bool(b)
         case .int(let i): self = .int(i)
         case .double(let d): self = .double(d)
+        case .number(let text): self = Decimal(string: text).map(Value.decimal) ?? .double(Double(text) ?? .nan)
         case .string(let s): self = .string(s)
         case .array(let items): self = .array(items.map(Value.init(json:)))
         case .object(let members):
@@ -54,7 +55,7 @@ extension Value {
         case .decimal(let d):
             let n = NSDecimalNumber(decimal: d)
             if d == Decimal(n.int64Value) { return .int(n.int64Value) }
-            return .double(n.doubleValue)
+            return Value.exactNumber(d).map(JSON.number) ?? .null
         case .string(let s): return .string(s)
         case .date(let s): return .object([("$date", .double(s))])
         case .data(let bytes): return .object([("$data", .string(Data(bytes).base64EncodedString()))])
@@ -65,5 +66,20 @@ extension Value {
         case .dictionary(let d): return .object(d.keys.sorted().map { ($0, d[$0]!.json) })
         case .object(let ref): return .object([("$object", .string(String(describing: type(of: ref.object))))])
         }
+    }
+}
+
+extension Value {
+    /// A decimal as exact JSON number text: its own digits (never through
+    /// Double, which turns 1e127 into 1.0000000000000006e+127), with a long
+    /// run of trailing zeros written as an exponent. Nil for NaN.
+    static func exactNumber(_ d: Decimal) -> String? {
+        guard !d.isNaN else { return nil }
+        let text = d.description  // plain digits: "-12.5", "1000…000", "0.0001"
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == ".") }) else { return nil }
+        if text.contains(".") { return text }
+        let zeros = text.reversed().prefix { $0 == "0" }.count
+        guard zeros > 15, zeros < text.count else { return text }
+        return "\(text.dropLast(zeros))e\(zeros)"
     }
 }

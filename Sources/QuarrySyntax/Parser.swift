@@ -256,7 +256,22 @@ public struct Parser {
     /// The source text of a token without its sigil (`$` or `#`): its first
     /// character, which a combining mark after the sigil belongs to.
     @inline(__always) func textAfterSigil(_ token: Token) -> String {
-        String(text(token).dropFirst())
+        let raw = text(token)
+        if raw.utf8.dropFirst().first == UInt8(ascii: "\"") { return Parser.quotedKey(raw.dropFirst()) }
+        return String(raw.dropFirst())
+    }
+
+    /// The key a `#"..."` escape names: its string literal, decoded as any
+    /// double-quoted string is.
+    static func quotedKey(_ literal: Substring) -> String {
+        let bytes = Array(literal.utf8)
+        return bytes.withUnsafeBufferPointer { b -> String in
+            var scanner = TokenScanner(b, keepsAllStrings: true)
+            guard case .string(let i)? = try? scanner.scanString(quote: UInt8(ascii: "\"")), i >= 0 else {
+                return String(literal)
+            }
+            return scanner.strings[i]
+        }
     }
 
     /// The value of a string literal token.

@@ -117,13 +117,33 @@ extension Printer {
     }
 
     /// A key as written: reserved words get `#`, specifier placeholders stay.
+    /// A key starting with a digit (from `%K`, as in `%K == 1` with "0") gets
+    /// `#` as well, or `0 == 1` would re-parse as a comparison of numbers.
     static func writeKey(_ key: String, to out: inout String) {
+        // A key that is not a word (from `%K`: "first name", "a-b", "") is
+        // written as `#"..."`; `$` and `%` components (variables, and
+        // specifiers kept in parse-only mode) stay as they are.
+        let upper = key.utf8.contains(UInt8(ascii: "-")) ? key.uppercased() : ""
+        let hyphenatedKeyword = upper.hasPrefix("UTI-CONFORMS-TO") || upper.hasPrefix("UTI-EQUALS")  // as before, below
+        if !isWord(key) && !key.hasPrefix("$") && !key.hasPrefix("%") && !hyphenatedKeyword {
+            out += "#"
+            writeString(key, to: &out)
+            return
+        }
         var bytes = key
-        if bytes.withUTF8({ KeywordTable.lookup($0, 0, $0.count) }) != nil
+        if key.utf8.first.map({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) == true
+            || bytes.withUTF8({ KeywordTable.lookup($0, 0, $0.count) }) != nil
             || (key.utf8.contains(UInt8(ascii: "-")) && (key.uppercased() == "UTI-CONFORMS-TO" || key.uppercased() == "UTI-EQUALS")) {
             out += "#"
         }
         out += key
+    }
+
+    /// Whether the lexer reads `key` (after a `#` if need be) as one word.
+    static func isWord(_ key: String) -> Bool {
+        guard let first = key.utf8.first, !key.unicodeScalars.contains("\u{A0}") else { return false }
+        guard TokenScanner.isIdentifierStart(first) || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else { return false }
+        return key.utf8.allSatisfy(TokenScanner.isIdentifierContinue)
     }
 
     // MARK: - Values

@@ -130,7 +130,15 @@ struct TokenScanner {
     private mutating func scanEscapedKeyword() throws(Diagnostic) -> TokenKind {
         let start = index
         index += 1
-        guard index < bytes.count && TokenScanner.isIdentifierStart(bytes[index]) else {
+        // A digit may follow `#` too: `#0` is the key "0", which the printer
+        // writes for a `%K` key that would otherwise lex as a number; and a
+        // double-quoted string, `#"first name"`, is a key of any text, which
+        // it writes for a `%K` key that is not a word at all.
+        if index < bytes.count && bytes[index] == UInt8(ascii: "\"") {
+            _ = try scanString(quote: UInt8(ascii: "\""))
+            return .escapedIdentifier
+        }
+        guard index < bytes.count && TokenScanner.isIdentifierContinue(bytes[index]) else {
             throw Diagnostic(.malformedKeywordEscape, "'#' must be followed by a word, as in #size",
                              at: SourceSpan(start: start, end: start + 1))
         }

@@ -24,11 +24,7 @@ struct Eval: ParsableCommand {
 
     func run() throws {
         if jsonl {
-            let interface = MachineInterface()
-            while let line = readLine(strippingNewline: true) {
-                if line.allSatisfy(\.isWhitespace) { continue }
-                print(interface.answer(line: line))
-            }
+            MachineInterface().serveStandardInput()
             return
         }
         let outcome = EvalCommand(format: format!, asExpression: expression, object: object,
