@@ -62,7 +62,7 @@ public final class SQLStore {
     public convenience init(path: String, model: Model, modelFile: String? = nil) throws {
         // Before SQLite touches the path: a FIFO would block the open, and a
         // name the databases refuse would leave a stub file behind.
-        try StoreLocation.check(path)
+        try StorePathCheck.check(path)
         try model.validateStorageNames()
         if let refusal = try SQLiteFileInspection.kind(of: path).refusal(path: path) { throw refusal }
         let connection = path == ":memory:" ? try SQLiteConnection.inMemory() : try SQLiteConnection(path: path)
@@ -140,7 +140,7 @@ public final class SQLStore {
     /// SQLite, or the saved model no longer reads.
     public static func storedModel(at path: String) throws -> Model? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        try StoreLocation.check(path)
+        try StorePathCheck.check(path)
         // Not even a read-only open (which may write a `-shm`) of a file that is not Quarry's.
         let kind = try SQLiteFileInspection.kind(of: path)
         if let refusal = kind.refusal(path: path) { throw refusal }

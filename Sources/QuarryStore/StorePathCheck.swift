@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// A store path that names something other than a regular file.
-public struct StoreLocationError: Error, Equatable, CustomStringConvertible {
+public struct StorePathError: Error, Equatable, CustomStringConvertible {
     public var path: String
     public var kind: String
     public var description: String {
@@ -18,10 +18,10 @@ public struct StoreLocationError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-public enum StoreLocation {
+public enum StorePathCheck {
     /// Throws when `path` exists and is not a regular file (symbolic links
     /// are followed). A missing path is fine: the store will be created.
-    public static func check(_ path: String) throws(StoreLocationError) {
+    public static func check(_ path: String) throws(StorePathError) {
         guard path != ":memory:", !path.isEmpty else { return }
         var info = stat()
         guard stat(path, &info) == 0 else { return }
@@ -35,6 +35,6 @@ public enum StoreLocation {
         case S_IFSOCK: kind = "a socket"
         default: kind = "a special file"
         }
-        throw StoreLocationError(path: path, kind: kind)
+        throw StorePathError(path: path, kind: kind)
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 @testable import QuarryStore
 
-@Suite struct StoreLocationTests {
+@Suite struct StorePathCheckTests {
     static func temporaryPath(_ name: String) -> String {
         NSTemporaryDirectory() + "quarry-location-\(getpid())-\(name)"
     }
@@ -19,10 +19,10 @@ import Testing
         #expect(mkfifo(path, 0o600) == 0)
         defer { unlink(path) }
         let start = Date()
-        #expect(throws: StoreLocationError(path: path, kind: "a FIFO (named pipe)")) {
+        #expect(throws: StorePathError(path: path, kind: "a FIFO (named pipe)")) {
             _ = try SQLStore(path: path, model: Self.model)
         }
-        #expect(throws: StoreLocationError.self) { _ = try SQLStore.storedModel(at: path) }
+        #expect(throws: StorePathError.self) { _ = try SQLStore.storedModel(at: path) }
         #expect(Date().timeIntervalSince(start) < 5)
     }
 
@@ -30,7 +30,7 @@ import Testing
 
     @Test(arguments: special)
     func specialFilesAreRefused(path: String, kind: String) {
-        #expect(throws: StoreLocationError(path: path, kind: kind)) { _ = try SQLStore(path: path, model: Self.model) }
+        #expect(throws: StorePathError(path: path, kind: kind)) { _ = try SQLStore(path: path, model: Self.model) }
     }
 
     @Test func regularAndNewFilesAreAccepted() throws {
