@@ -232,3 +232,39 @@ struct ConcurrentWritersTests {
         return false
     }
 }
+
+/// Filtering in memory runs no SQL statement for SQLite to interrupt: the
+/// store checks for an interrupt as it goes, so Ctrl-C stops `--engine
+/// memory` and residual filtering too — and an interrupt from before a
+/// fetch does not stop it.
+@Suite("Interrupting work in memory")
+struct MemoryInterruptTests {
+    @Test(arguments: TestEngine.available)
+    func anInterruptStopsFilteringInMemory(engine: TestEngine) throws {
+        let store = try engine.emptyStore(model: ConcurrentWritersTests.model)
+        var i = 0
+        try store.batchInsert("Employee") {
+            guard i < 10_000 else { return nil }
+            defer { i += 1 }
+            return ["name": .string("e\(i)"), "age": .int(Int64(20 + i % 40))]
+        }
+        let all = try store.fetch(FetchRequest(entity: "Employee"))
+        // The 5,000th object's test asks to stop: filtering ends at the next check.
+        var tested = 0
+        do {
+            _ = try store.filterInterruptibly(all) { _ in
+                tested += 1
+                if tested == 5_000 { store.database.interrupt() }
+                return true
+            }
+            Issue.record("filtering ran to the end despite the interrupt")
+        } catch {
+            #expect(ConcurrentWritersTests.isInterruption(error), "\(error)")
+        }
+        #expect(tested > 5_000 && tested <= 5_000 + 1_024)
+
+        // A new fetch forgets the interrupt that stopped the one before.
+        let memory = try store.fetch(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("age == 30")), engine: .memory)
+        #expect(memory.count == 250)
+    }
+}
