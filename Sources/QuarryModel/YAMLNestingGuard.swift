@@ -4,10 +4,16 @@
 // process; no model needs more than a dozen levels, so anything past the
 // limits below is refused with the line and column where it went too deep.
 //
-// The scan is deliberately rough: it counts flow brackets outside quoted
-// scalars and comments, and, for block structure, the indentation and the
-// `- ` entries a line opens at once (`- - - x`). It may overcount (a bracket
-// inside a plain scalar), never undercount, and the limits leave ample room.
+// The scan is deliberately rough, and errs one way only: it may overcount,
+// never undercount. It follows quoted scalars (with `\\` escapes in double
+// quotes and `''` in single quotes) and comments, but its guess where a
+// quote starts can be wrong (`it 'is` in a plain scalar is no quote), and a
+// wrong guess must never hide real nesting: brackets inside what it takes
+// for a quoted scalar are counted too, and whatever they leave open when the
+// quote closes is added to the depth. A real quoted pattern (`'[A-Z]{3}'`)
+// balances its brackets and adds nothing. For block structure it counts the
+// indentation and the `- ` entries a line opens at once (`- - - x`). The
+// limits leave ample room.
 
 /// Where a YAML text nests too deep, if it does.
 public struct YAMLNesting: Sendable, Equatable {
@@ -22,14 +28,19 @@ public struct YAMLNesting: Sendable, Equatable {
 
     /// The first place `text` nests deeper than the limits, or nil.
     public static func check(_ text: String) -> YAMLNesting? {
+        let b = Array(text.utf8)
         var line = 1, column = 0
         var depth = 0
         var atLineStart = true, indentation = 0, dashes = 0
         var quote: UInt8? = nil
+        /// Brackets left open inside the current quote (see above).
+        var quoted = 0
         var previous: UInt8 = 0x0A
-        var bytes = text.utf8.makeIterator()
         var inComment = false
-        while let c = bytes.next() {
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            i += 1
             column += 1
             defer { previous = c }
             if c == 0x0A {
@@ -41,7 +52,21 @@ public struct YAMLNesting: Sendable, Equatable {
             }
             if inComment { continue }
             if let q = quote {
-                if c == q && !(q == UInt8(ascii: "\"") && previous == UInt8(ascii: "\\")) { quote = nil }
+                if q == UInt8(ascii: "\"") && c == UInt8(ascii: "\\") {
+                    i += 1; column += 1   // the escaped byte, whatever it is
+                } else if q == UInt8(ascii: "'") && c == q && i < b.count && b[i] == q {
+                    i += 1; column += 1   // '' is a quote inside single quotes
+                } else if c == q {
+                    quote = nil
+                    depth += quoted
+                    quoted = 0
+                } else if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
+                    // Counted anyway: the quote may be a wrong guess.
+                    quoted += 1
+                    if depth + quoted + dashes > maximumDepth { return tooDeep(line, column) }
+                } else if c == UInt8(ascii: "]") || c == UInt8(ascii: "}") {
+                    quoted = max(0, quoted - 1)
+                }
                 continue
             }
             if atLineStart {
