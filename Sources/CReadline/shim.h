@@ -9,6 +9,8 @@
 #include <string.h>
 #include <readline/readline.h>
 #include <readline/history.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 static inline void quarry_rl_configure(rl_completion_func_t *complete, const char *wordBreaks) {
     rl_catch_signals = 0;
@@ -26,3 +28,13 @@ static inline void quarry_rl_no_append(void) { rl_completion_append_character = 
 
 /// The whole line being edited.
 static inline const char *quarry_rl_line_buffer(void) { return rl_line_buffer; }
+
+/// The size of the terminal on `fd` (ioctl is variadic, which Swift cannot
+/// call): 0 when `fd` is not a terminal. For the pager and `.expanded auto`.
+static inline int quarry_terminal_size(int fd, int *rows, int *columns) {
+    struct winsize size;
+    if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_row == 0 || size.ws_col == 0) return 0;
+    *rows = size.ws_row;
+    *columns = size.ws_col;
+    return 1;
+}

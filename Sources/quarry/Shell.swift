@@ -30,6 +30,7 @@ struct Shell: ParsableCommand {
     @Flag(name: .customLong("single-transaction"), help: "Run everything in one transaction (also -1).") var singleTransaction = false
     @Flag(help: "Print each statement before its result.") var echo = false
     @Flag(name: [.short, .long], help: "No greeting in the REPL.") var quiet = false
+    @Flag(name: .customLong("no-pager"), help: "Never show results through $PAGER.") var noPager = false
     @Option(name: .customShort("o"), help: "Write results to this file.") var outputFile: String?
     @Option(name: .customShort("f"), help: "A query file to run (repeatable).") var fileOption: [String] = []
     @Option(name: .customLong("error-format"), help: "Errors as 'human' or 'json'.") var errorFormat = "human"
@@ -53,6 +54,7 @@ struct Shell: ParsableCommand {
         options.singleTransaction = singleTransaction
         options.echo = echo
         options.quiet = quiet
+        options.noPager = noPager
         options.outputFile = outputFile
         let status = options.run()
         if status != 0 { throw ExitCode(status) }

@@ -5,7 +5,7 @@
 // (stdin), `--store`, `--postgres`, `--model`, `--mode` and its aliases
 // (`--json`, `--csv`, ...), `--engine`, `--error-format`, `--arg` (each
 // `--option VALUE`), the switches `--keep-going`, `--bail`,
-// `--single-transaction`/`-1`, `--echo`, `-q`, and `--help`, `--version`.
+// `--single-transaction`/`-1`, `--echo`, `-q`, `--no-pager`, and `--help`, `--version`.
 // Anything else (a subcommand, `--option=value`, a value that looks like an
 // option, a repeated single option, a value ArgumentParser would reject) is
 // left to ArgumentParser, so its errors and exit codes read as before.
@@ -28,6 +28,8 @@ struct ShellOptions {
     var singleTransaction = false
     var echo = false
     var quiet = false
+    /// `--no-pager`: never page (a pager is used only on a terminal anyway).
+    var noPager = false
     var outputFile: String?
     var errorFormat = "human"
     /// `--seed N`: the same `random()` values in every run (fresh ones without it).
@@ -70,6 +72,7 @@ struct ShellOptions {
             case "-1", "--single-transaction": singleTransaction = true; continue
             case "--echo": echo = true; continue
             case "-q", "--quiet": quiet = true; continue
+            case "--no-pager": noPager = true; continue
             case "-": sources.append(.standardInput); continue
             case "-h", "--help": informationOnly = ShellHelp.text; continue
             case "--version": informationOnly = Self.version + "\n"; continue
@@ -162,6 +165,8 @@ struct ShellOptions {
         if let seed { session.randomSeed = seed }
         session.echo = echo
         session.quiet = quiet
+        // psql's pager: results taller than the terminal, only when stdout is one.
+        if !noPager && isatty(1) != 0 { session.usePager(Pager.command(environment: ProcessInfo.processInfo.environment)) }
         if let outputFile {
             do throws(ShellError) { try session.redirectOutput(to: outputFile) } catch {
                 session.report(error, source: SourceText(""), file: nil)

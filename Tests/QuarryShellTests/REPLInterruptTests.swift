@@ -39,7 +39,7 @@ enum BigStore {
 @Suite("REPL interrupts and input", .serialized)
 struct REPLInterruptTests {
     static var environment: [String: String] {
-        ["QUARRY_HISTORY": NSTemporaryDirectory() + "quarry-int-history-\(getpid())", "TERM": "xterm",
+        ["QUARRY_HISTORY": NSTemporaryDirectory() + "quarry-int-history-\(getpid())", "TERM": "xterm", "PAGER": "",
          "HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"]
     }
 

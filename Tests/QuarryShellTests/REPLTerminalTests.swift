@@ -102,7 +102,7 @@ struct REPLTerminalTests {
     func promptsHistoryCompletionAndInterrupt() throws {
         let history = NSTemporaryDirectory() + "quarry-history-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: history) }
-        let env = ["QUARRY_HISTORY": history, "TERM": "xterm", "HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"]
+        let env = ["QUARRY_HISTORY": history, "TERM": "xterm", "PAGER": "", "HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"]
         let repl = try #require(PTYProcess(Self.binary!, environment: env))
         #expect(repl.wait(for: "quarry> "))
         repl.type("COUNT Employee;\r")

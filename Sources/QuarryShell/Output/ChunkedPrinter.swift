@@ -10,8 +10,10 @@ enum ChunkedPrinter {
     /// Results longer than this print in chunks of this many rows.
     static let chunkRows = 64
 
+    /// `expanded`: given the measured columns, the formatter to use instead
+    /// (`.expanded auto` on a narrow terminal), or nil.
     static func print(_ r: ResultSet, through formatter: any RowStreamFormatter, to output: (String) -> Void,
-                      cancellation: Cancellation) {
+                      cancellation: Cancellation, expanded: (ColumnSummary) -> (any RowStreamFormatter)? = { _ in nil }) {
         func emit(_ text: String) { if !text.isEmpty { output(text) } }
         var summary = ColumnSummary(columns: r.columns)
         if formatter.needsSummary {
@@ -23,6 +25,9 @@ enum ChunkedPrinter {
                 let chunk = Array(r.rows[i..<j])
                 summary.add((formatter as? PresentedFormatter)?.present(chunk) ?? chunk)
                 i = j
+            }
+            if let wide = expanded(summary) {
+                return print(r, through: wide, to: output, cancellation: cancellation)
             }
         }
         emit(formatter.head(r.columns, summary))

@@ -2,23 +2,41 @@
 // off` (no column names, and no row count under a table: psql's
 // tuples-only), `.nullvalue TEXT` (what NULL prints as in the text modes;
 // json and ndjson keep null), `.width N ...` (minimum column widths in table
-// mode). A wrapper around a mode's stream formatter, so streamed and whole
-// results stay the same text.
+// mode), `.expanded on|off|auto` (table results in line mode: always, or —
+// as psql's `\x auto` — only when a row would be wider than the terminal;
+// off by default, as in psql). A wrapper around a mode's stream formatter,
+// so streamed and whole results stay the same text.
+
+/// `.expanded`: when table results print one column per line.
+enum Expanded: String, CaseIterable {
+    case off, on, auto
+}
 
 /// The display settings of a session (`.show` lists them).
 struct Presentation: Equatable {
     var headers = true
     var nullText: String?
     var widths: [Int] = []
-    var expanded = false
+    var expanded = Expanded.off
 
     var isDefault: Bool { self == Presentation() }
 
     /// `mode`'s formatter with these settings.
     func formatter(for mode: OutputMode) -> any RowStreamFormatter {
-        let mode = expanded && mode == .table ? .line : mode
+        let mode = expanded == .on && mode == .table ? .line : mode
         let base = mode.streamFormatter
         return isDefault ? base : PresentedFormatter(base: base, settings: self, mode: mode)
+    }
+}
+
+extension Presentation {
+    /// `.expanded auto`: the line-mode formatter when a table measured as
+    /// `summary` is wider than `columns` (the terminal's), else nil.
+    func expandedFormatter(for mode: OutputMode, summary: ColumnSummary, columns: Int?) -> (any RowStreamFormatter)? {
+        guard expanded == .auto, mode == .table, let columns else { return nil }
+        var widened = summary
+        widened.widen(to: widths)
+        return widened.tableWidth > columns ? formatter(for: .line) : nil
     }
 }
 

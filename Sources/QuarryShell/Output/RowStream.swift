@@ -26,6 +26,10 @@ struct ColumnSummary {
     /// A column is numeric when every non-null value in it is a number (and there is one).
     var numeric: [Bool] { zip(numbersOnly, sawValue).map { $0 && $1 } }
 
+    /// The widest line of a table with these columns (its separator line:
+    /// each column and the space either side, joined by `+`).
+    var tableWidth: Int { widths.reduce(0, +) + 3 * widths.count - 1 }
+
     /// `.width`: columns at least this wide (0 leaves one as measured).
     mutating func widen(to minimums: [Int]) {
         for (i, w) in minimums.enumerated() where i < widths.count { widths[i] = max(widths[i], w) }

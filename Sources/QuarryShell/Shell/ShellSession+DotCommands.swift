@@ -23,7 +23,8 @@ extension ShellSession {
         (".echo on|off", "print each statement before its result"),
         (".headers on|off", "print column names (and the row count under a table)"),
         (".nullvalue TEXT", "print NULL as TEXT in the text modes"),
-        (".expanded on|off", "table results one column per line (as psql's \\x; line mode)"),
+        (".expanded on|off|auto", "table results one column per line (as psql's \\x; line mode); auto: when wider than the terminal"),
+        (".pager on|off", "show results taller than the terminal through $PAGER (default less -FRX; on a terminal only)"),
         (".width N ...", "minimum widths of the table columns, in order (.width alone resets)"),
         (".output [FILE]", "send results to FILE (created or emptied); .output alone: back to stdout"),
         (".once FILE", "send the next statement's results to FILE"),
@@ -163,7 +164,13 @@ extension ShellSession {
         case ".bail": bail = try flag()
         case ".echo": echo = try flag()
         case ".headers", ".header": presentation.headers = try flag()
-        case ".expanded": presentation.expanded = try flag()
+        case ".expanded":
+            let a = try argument(".expanded on|off|auto").lowercased()
+            guard let e = Expanded(rawValue: a == "on" || a == "off" || a == "auto" ? a : (try? flag()).map { $0 ? "on" : "off" } ?? "") else {
+                throw ShellError(.badDotArgument, ".expanded takes on, off or auto, not '\(arguments[0])'", at: words[1].1)
+            }
+            presentation.expanded = e
+        case ".pager": route.paging = try flag()
         case ".nullvalue":
             presentation.nullText = try argument(".nullvalue TEXT")
         case ".width":
@@ -212,7 +219,9 @@ extension ShellSession {
         let rows: [(String, String)] = [
             ("store", location.displayName), ("mode", mode.rawValue), ("engine", engine.rawValue),
             ("headers", onOff(presentation.headers)), ("nullvalue", presentation.nullText.map { "\"\($0)\"" } ?? "NULL"),
-            ("expanded", onOff(presentation.expanded)), ("width", presentation.widths.map(String.init).joined(separator: " ")),
+            ("expanded", presentation.expanded.rawValue),
+            ("pager", route.paging ? route.pagerCommand.map { "on (\($0))" } ?? "on (no terminal or no pager)" : "off"),
+            ("width", presentation.widths.map(String.init).joined(separator: " ")),
             ("output", route.path ?? "stdout"), ("bail", onOff(bail)), ("echo", onOff(echo)), ("timer", onOff(timer)),
             ("explain", onOff(explain)), ("transaction", inTransaction ? "open" : "none"),
         ]

@@ -3,7 +3,9 @@
 // where they stand in the text; the first one ends the run when the caller
 // asks to stop on errors and `.bail` is on. A Ctrl-C (the session's
 // `cancellation`) ends the run at once: `interrupted` is printed, the rest
-// of the items are dropped, and the status is 130, as a shell's.
+// of the items are dropped, and the status is 130, as a shell's. A pager
+// quit before the end of an item's output (Pager.swift) drops only the rest
+// of that output.
 import Foundation
 
 extension ExitStatus {
@@ -21,7 +23,10 @@ extension ShellSession {
         var status: Int32 = 0
         for item in ScriptSplitter.split(source) {
             if quitRequested { break }
-            if cancellation.isCancelled { return interrupted() }
+            if cancellation.isInterrupted { return interrupted() }
+            // Each item's output is paged on its own (Pager.swift), and a
+            // pager quit early discards only that item's output.
+            defer { route.itemDone() }
             if echo { output(item.text.trimmingCharacters(in: .whitespacesAndNewlines) + (item.kind == .statement ? ";\n" : "\n")) }
             let started = DispatchTime.now()
             let wasInTransaction = openStore?.database.isInTransaction ?? false
@@ -40,15 +45,18 @@ extension ShellSession {
                     }
                 }
             } catch {
-                if cancellation.isCancelled { return interrupted(wasInTransaction: wasInTransaction) }
+                if cancellation.isInterrupted { return interrupted(wasInTransaction: wasInTransaction) }
+                if item.kind == .statement { route.statementDone() }
+                // Stopped because its reader quit: not an error.
+                if cancellation.isCancelled { cancellation.endDiscarding(); continue }
                 report(error, source: source, file: file)
                 if status == 0 { status = error.exitCode }
-                if item.kind == .statement { route.statementDone() }
                 if stopOnError && bail { return status }
                 continue
             }
             // Printing may have been cut short without an error.
-            if cancellation.isCancelled { return interrupted(wasInTransaction: wasInTransaction) }
+            if cancellation.isInterrupted { return interrupted(wasInTransaction: wasInTransaction) }
+            cancellation.endDiscarding()
             if item.kind == .statement { route.statementDone() }
             if timer && item.kind == .statement {
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
@@ -62,6 +70,8 @@ extension ShellSession {
     /// open transaction (SQLite rolls back the whole transaction when a write
     /// in it is interrupted).
     func interrupted(wasInTransaction: Bool = false) -> Int32 {
+        // A pager showing the output is waited for before the message.
+        route.itemDone()
         route.statementDone()
         if cancellation.shouldReport() {
             errors("interrupted\n")

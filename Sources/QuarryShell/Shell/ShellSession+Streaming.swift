@@ -3,9 +3,10 @@
 // at a time, and each batch is printed as soon as it is read — so a fetch
 // of a million rows prints from the first thousand on and never holds more.
 // The text is exactly what the unbatched FETCH prints (the formatters print
-// whole results through the same pieces, RowStream.swift); `table` and
-// `markdown` pad by every row, so for them the batches are read twice, first
-// to measure, then to print.
+// whole results through the same pieces, RowStream.swift) — except in
+// `table` mode, which aligns each batch on its own (psql's FETCH_COUNT), so
+// that its first rows print before the rest is read; `markdown` marks
+// numeric columns by every row, so for it the batches are read twice.
 //
 // Only the SQL engine streams: the memory engine evaluates in memory over
 // every object anyway, and PROPERTIES / GROUP BY results are dictionaries.
@@ -35,25 +36,59 @@ extension ShellSession {
             }.map(\.name)
             // One batch alive at a time: the stream never goes back.
             let result = try Context(store: store).fetchBatched(request, maximumLoadedBatches: 1)
-            var summary = ColumnSummary(columns: columns)
-            // Between batches, a Ctrl-C ends the stream (no SQL runs there to interrupt).
-            if formatter.needsSummary {
-                try result.forEachBatch { objects throws in
-                    try cancellation.check()
-                    let rows = Self.rows(of: objects, columns)
-                    summary.add((formatter as? PresentedFormatter)?.present(rows) ?? rows)
-                }
+            if formatter.needsSummary && mode != .table {
+                try printMeasuredFirst(result, columns, formatter)
+            } else {
+                try printBatchByBatch(result, columns, formatter)
             }
-            emit(formatter.head(columns, summary))
-            var printed = 0
-            try result.forEachBatch { objects throws in
-                try cancellation.check()
-                let rows = Self.rows(of: objects, columns)
-                emit(formatter.rows(rows, from: printed, columns, summary))
-                printed += rows.count
-            }
-            emit(formatter.tail(columns, count: printed, summary))
         }
+    }
+
+    /// Table mode (and the modes that need no summary): each batch is
+    /// aligned on its own, as psql does with FETCH_COUNT, so the first rows
+    /// appear before the rest is read. The head is the first batch's (and
+    /// `.expanded auto` decides on it); the row count comes at the end.
+    private func printBatchByBatch(_ result: BatchedFetchResult, _ columns: [String], _ formatter: any RowStreamFormatter) throws {
+        var current = formatter
+        var printed = 0
+        var headed = false
+        var summary = ColumnSummary(columns: columns)
+        // Between batches, a Ctrl-C ends the stream (no SQL runs there to interrupt).
+        try result.forEachBatch { objects throws in
+            try cancellation.check()
+            let rows = Self.rows(of: objects, columns)
+            summary = ColumnSummary(columns: columns)
+            if formatter.needsSummary { summary.add((formatter as? PresentedFormatter)?.present(rows) ?? rows) }
+            if !headed {
+                if let wide = expandedFormatter(for: summary) { current = wide }
+                emit(current.head(columns, summary))
+                headed = true
+            }
+            emit(current.rows(rows, from: printed, columns, summary))
+            printed += rows.count
+        }
+        if !headed { emit(current.head(columns, summary)) }
+        emit(current.tail(columns, count: printed, summary))
+    }
+
+    /// `markdown` marks numeric columns in its head: the batches are read
+    /// twice, first to measure, then to print.
+    private func printMeasuredFirst(_ result: BatchedFetchResult, _ columns: [String], _ formatter: any RowStreamFormatter) throws {
+        var summary = ColumnSummary(columns: columns)
+        try result.forEachBatch { objects throws in
+            try cancellation.check()
+            let rows = Self.rows(of: objects, columns)
+            summary.add((formatter as? PresentedFormatter)?.present(rows) ?? rows)
+        }
+        emit(formatter.head(columns, summary))
+        var printed = 0
+        try result.forEachBatch { objects throws in
+            try cancellation.check()
+            let rows = Self.rows(of: objects, columns)
+            emit(formatter.rows(rows, from: printed, columns, summary))
+            printed += rows.count
+        }
+        emit(formatter.tail(columns, count: printed, summary))
     }
 
     static func rows(of objects: [ManagedObject], _ columns: [String]) -> [[Value]] {

@@ -91,6 +91,14 @@ public final class ShellSession {
         self.route = route
         self.output = { text in if !cancellation.isCancelled { route.write(text) } }
         self.errors = errors
+        // A pager quit early: the rest of the statement is not wanted.
+        route.readerGone = { cancellation.discard() }
+    }
+
+    /// Pages results taller than the terminal through `command` (set by the
+    /// caller when standard output is a terminal; `.pager off` pauses it).
+    public func usePager(_ command: String?) {
+        route.pagerCommand = command
     }
 
     /// Options for compiling one statement's expression: the next seed of
@@ -212,7 +220,8 @@ public final class ShellSession {
     func write(_ out: StatementOutput) {
         // Rows print a chunk at a time, so Ctrl-C stops a long result at once.
         if case .rows(let r) = out {
-            ChunkedPrinter.print(r, through: presentation.formatter(for: mode), to: output, cancellation: cancellation)
+            ChunkedPrinter.print(r, through: presentation.formatter(for: mode), to: output, cancellation: cancellation,
+                                 expanded: expandedFormatter)
             return
         }
         ChunkedPrinter.write(mode.formatter.render(out), to: output, cancellation: cancellation)
@@ -220,6 +229,13 @@ public final class ShellSession {
 }
 
 extension ShellSession {
+    /// `.expanded auto`: line mode for a table wider than the terminal
+    /// results go to (never when they go to a file or a pipe).
+    func expandedFormatter(for summary: ColumnSummary) -> (any RowStreamFormatter)? {
+        guard presentation.expanded == .auto else { return nil }
+        return presentation.expandedFormatter(for: mode, summary: summary, columns: route.screen?.columns)
+    }
+
     /// Reads `--model` and, for `--store`, opens the store at once, so that a
     /// missing model (66), a bad model (65) or an unopenable store (66)
     /// fails before any statement. Returns 0 or the exit status.

@@ -103,7 +103,8 @@ public enum Completion {
         switch command {
         case ".mode": options = OutputMode.allCases.map(\.rawValue)
         case ".engine": options = ["sql", "memory"]
-        case ".timer", ".explain", ".bail", ".echo", ".headers", ".header", ".expanded": options = ["on", "off"]
+        case ".timer", ".explain", ".bail", ".echo", ".headers", ".header", ".pager": options = ["on", "off"]
+        case ".expanded": options = ["on", "off", "auto"]
         case ".read", ".open", ".output", ".once", ".model": return fileNames(argument: argument, word: word)
         default: return []
         }

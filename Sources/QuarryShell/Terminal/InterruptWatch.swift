@@ -46,7 +46,9 @@ public final class InterruptWatch: @unchecked Sendable {
         cancellation?.cancel()
         h?()
         if exitIfStuck {
-            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { _exit(ExitStatus.interrupted) }
+            // Not under a pager: the shell is waiting for it, not stuck, and
+            // leaving would hand the terminal to two readers.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { if !Pager.isShowing { _exit(ExitStatus.interrupted) } }
         }
         var byte: UInt8 = 1
         _ = write(wakeWriteFD, &byte, 1)
