@@ -140,7 +140,10 @@ public final class FetchedResultsController {
         // The value the current name was made from (once `current` is set):
         // objects come sorted by it, so most repeat it and need no text made.
         var currentValue = Value.null
-        for object in objects {
+        for (i, object) in objects.enumerated() {
+            // A second on a big fetch, with no SQL running that a Ctrl-C
+            // (the store's interrupt) would stop: checked every 1,024 objects.
+            if i & 1023 == 0 { try context.store.checkInterrupt() }
             let value = try reader.read(object)
             if current != nil, value == currentValue { count += 1; continue }
             currentValue = value

@@ -2,10 +2,13 @@
 // store big enough that each phase of a statement takes a while: the SQL,
 // reading its rows, and printing them. After Ctrl-C the output must stop
 // (the next thing on the screen is `interrupted`, then the prompt), and it
-// must do so quickly: the time from the Ctrl-C to `interrupted` is checked
-// (and printed, for the record). With QUARRY_BIG_EMPLOYEES=500000 and
-// QUARRY_INTERRUPT_TRIES=20 (and QUARRY_BIG_STORE=PATH to reuse a store made
-// by `quarry fixtures` with those counts) it is the measurement.
+// must do so quickly: the time from the Ctrl-C to `interrupted`, and to the
+// prompt after it, is printed for the record. The 100 ms rule itself is
+// asserted only when the measurement is asked for (QUARRY_INTERRUPT_TRIES
+// set: timings on a shared machine are not a unit test). With
+// QUARRY_BIG_EMPLOYEES=500000 and QUARRY_INTERRUPT_TRIES=20 (and
+// QUARRY_BIG_STORE=PATH to reuse a store made by `quarry fixtures` with
+// those counts) it is the measurement.
 import Foundation
 import Testing
 @testable import QuarryShell
@@ -53,12 +56,19 @@ struct REPLInterruptTests {
         ("printing", "FETCH Employee SORT BY name;", "-+-", 0.05),
         ("printing csv", ".mode csv\rFETCH Employee BATCH 1000;", "\r\n", 0.05),
         ("printing 100k", "FETCH Employee SORT BY name LIMIT 100000;", "-+-", 0.05),
+        // Table mode streams BATCH n batch by batch: the first rows come at once.
+        ("printing table batch", "FETCH Employee SORT BY name BATCH 1000;", "-+-", 0.05),
+        // SECTIONS: the fetch and sectioning (no output yet), then its printing.
+        ("sections building", "SECTIONS Employee BY department.name SORT BY department.name, name;", nil, 1.5),
+        ("sections printing", "SECTIONS Employee BY department.name SORT BY department.name, name;", "-+-", 0.05),
     ]
 
     /// `QUARRY_INTERRUPT_PHASE=printing` runs only that phase (a long measurement).
     static let onlyPhase = ProcessInfo.processInfo.environment["QUARRY_INTERRUPT_PHASE"]
 
     static let tries = ProcessInfo.processInfo.environment["QUARRY_INTERRUPT_TRIES"].flatMap(Int.init) ?? 2
+    /// The latency limit is checked only in a measurement run.
+    static let measuring = ProcessInfo.processInfo.environment["QUARRY_INTERRUPT_TRIES"] != nil
 
     @Test(.enabled(if: REPLTerminalTests.binary != nil && BigStore.made, "needs the built quarry executable"), arguments: phases)
     func ctrlCStopsTheStatement(phase: String, statement: String, marker: String?, delay: Double) throws {
@@ -67,6 +77,7 @@ struct REPLInterruptTests {
                                            environment: Self.environment))
         #expect(repl.wait(for: "quarry> "))
         var latencies: [Double] = []
+        var toPrompt: [Double] = []
         for attempt in 1...Self.tries {
             repl.type(statement + "\r")
             if let marker {
@@ -83,6 +94,7 @@ struct REPLInterruptTests {
             latencies.append(Date().timeIntervalSince(sent))
             // After `interrupted`: only the prompt, no more rows.
             #expect(repl.waitAfter("interrupted", for: "quarry> "))
+            toPrompt.append(Date().timeIntervalSince(sent))
             _ = repl.wait(for: "\u{0}", seconds: 0.3)
             let after = repl.screen[repl.screen.range(of: "interrupted", options: .backwards)!.upperBound...]
             #expect(after.contains("quarry> ") && after.components(separatedBy: "\r\n").count <= 3 && !after.contains(" | "),
@@ -95,8 +107,9 @@ struct REPLInterruptTests {
         }
         let worst = latencies.max() ?? 0
         print("Ctrl-C latency (\(phase), \(BigStore.employees) rows, \(latencies.count) tries): worst \(Int(worst * 1000)) ms, "
-              + "median \(Int(latencies.sorted()[latencies.count / 2] * 1000)) ms")
-        #expect(worst < 0.5, "\(phase): worst \(worst) s")
+              + "median \(Int(latencies.sorted()[latencies.count / 2] * 1000)) ms; to the prompt: worst \(Int((toPrompt.max() ?? 0) * 1000)) ms, "
+              + "all \(latencies.map { Int($0 * 1000) })")
+        if Self.measuring { #expect(worst < 0.1, "\(phase): worst \(worst) s") }
         // A second Ctrl-C at the prompt is harmless; the shell still works.
         repl.type("\u{03}")
         #expect(repl.wait(for: "^C"))

@@ -28,11 +28,12 @@ struct CSVFormatter: RowStreamFormatter {
         return out
     }
 
-    func format(sections: [ResultSection], columns: [String]) -> String {
-        var out = (["section"] + columns).map(Self.field).joined(separator: ",") + "\r\n"
+    func writeSections(_ sections: [ResultSection], columns: [String], to emit: (String) -> Bool) {
+        guard emit((["section"] + columns).map(Self.field).joined(separator: ",") + "\r\n") else { return }
         for s in sections {
-            for row in s.rows.rows { out += ([Self.field(s.name)] + row.map(Self.cell)).joined(separator: ",") + "\r\n" }
+            for piece in s.pieces {
+                guard emit(piece.map { row in ([Self.field(s.name)] + row.map(Self.cell)).joined(separator: ",") + "\r\n" }.joined()) else { return }
+            }
         }
-        return out
     }
 }

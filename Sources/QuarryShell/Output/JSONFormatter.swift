@@ -29,19 +29,29 @@ struct JSONFormatter: RowStreamFormatter {
         lines ? "" : (count == 0 ? "[]\n" : "\n]\n")
     }
 
-    func format(sections: [ResultSection], columns: [String]) -> String {
+    /// `json`: `[` then one object per section, its rows nested under
+    /// "objects", one a line; `ndjson`: one row a line.
+    func writeSections(_ sections: [ResultSection], columns: [String], to emit: (String) -> Bool) {
         if lines {
-            return sections.flatMap { s in s.rows.rows.map { object(columns, $0, section: s.name).serialized + "\n" } }.joined()
+            for s in sections {
+                for piece in s.pieces {
+                    guard emit(piece.map { object(columns, $0, section: s.name).serialized + "\n" }.joined()) else { return }
+                }
+            }
+            return
         }
-        if sections.isEmpty { return "[]\n" }
-        let items = sections.map { s -> String in
+        if sections.isEmpty { _ = emit("[]\n"); return }
+        for (i, s) in sections.enumerated() {
             let head: JSON = .object([("section", .string(s.name)), ("indexTitle", .string(s.indexTitle)),
                                       ("count", .int(Int64(s.rows.rows.count)))])
             var text = head.serialized
             text.removeLast()
-            let rows = s.rows.rows.map { "  " + object(columns, $0).serialized }
-            return text + ",\"objects\":[\n" + rows.joined(separator: ",\n") + "\n]}"
+            guard emit((i == 0 ? "[\n" : ",\n") + text + ",\"objects\":[\n") else { return }
+            for (k, piece) in s.pieces.enumerated() {
+                guard emit((k == 0 ? "" : ",\n") + piece.map { "  " + object(columns, $0).serialized }.joined(separator: ",\n")) else { return }
+            }
+            guard emit("\n]}") else { return }
         }
-        return "[\n" + items.joined(separator: ",\n") + "\n]\n"
+        _ = emit("\n]\n")
     }
 }

@@ -15,7 +15,7 @@ struct LineFormatter: RowStreamFormatter {
         return out
     }
 
-    func format(sections: [ResultSection], columns: [String]) -> String {
-        headedSections(sections) { "== \($0.title) ==" }
+    func writeSections(_ sections: [ResultSection], columns: [String], to emit: (String) -> Bool) {
+        writeHeadedSections(sections, header: { "== \($0.title) ==" }, to: emit)
     }
 }

@@ -24,7 +24,7 @@ struct MarkdownFormatter: RowStreamFormatter {
         return out
     }
 
-    func format(sections: [ResultSection], columns: [String]) -> String {
-        headedSections(sections) { "### \($0.title)\n" }
+    func writeSections(_ sections: [ResultSection], columns: [String], to emit: (String) -> Bool) {
+        writeHeadedSections(sections, header: { "### \($0.title)\n" }, to: emit)
     }
 }

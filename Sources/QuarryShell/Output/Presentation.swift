@@ -66,7 +66,9 @@ struct PresentedFormatter: RowStreamFormatter {
         return head(r.columns, summary) + self.rows(r.rows, from: 0, r.columns, summary) + tail(r.columns, count: r.rows.count, summary)
     }
 
-    func format(sections: [ResultSection], columns: [String]) -> String { base.format(sections: sections, columns: columns) }
+    func writeSections(_ sections: [ResultSection], columns: [String], to emit: (String) -> Bool) {
+        base.writeSections(sections, columns: columns, to: emit)
+    }
 
     func head(_ columns: [String], _ summary: ColumnSummary) -> String {
         settings.headers ? base.head(columns, widened(summary)) : ""

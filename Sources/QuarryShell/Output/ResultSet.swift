@@ -55,10 +55,23 @@ public enum OutputMode: String, Sendable, CaseIterable {
 /// newline; an empty string prints nothing.
 protocol OutputFormatter {
     func format(_ rows: ResultSet) -> String
-    func format(sections: [ResultSection], columns: [String]) -> String
+    /// Sections as text a piece at a time (a header, or at most
+    /// `sectionPieceRows` rows), so a long SECTIONS result can stop between
+    /// pieces; `emit` returns false to stop. Joined, the pieces are
+    /// `format(sections:columns:)`.
+    func writeSections(_ sections: [ResultSection], columns: [String], to emit: (String) -> Bool)
 }
 
+/// Rows in one piece of a SECTIONS result.
+let sectionPieceRows = 64
+
 extension OutputFormatter {
+    func format(sections: [ResultSection], columns: [String]) -> String {
+        var out = ""
+        writeSections(sections, columns: columns) { out += $0; return true }
+        return out
+    }
+
     func render(_ output: StatementOutput) -> String {
         switch output {
         case .rows(let r): return format(r)
@@ -70,14 +83,40 @@ extension OutputFormatter {
         }
     }
 
-    /// Text modes print a section as a header line and its rows.
-    func headedSections(_ sections: [ResultSection], header: (ResultSection) -> String) -> String {
-        var out = ""
+}
+
+extension RowStreamFormatter {
+    /// Text modes print a section as a header line and its rows (as the
+    /// rows alone print), sections apart by a blank line.
+    func writeHeadedSections(_ sections: [ResultSection], header: (ResultSection) -> String, to emit: (String) -> Bool) {
         for (i, s) in sections.enumerated() {
-            if i > 0 { out += "\n" }
-            out += header(s) + "\n" + format(s.rows)
+            guard emit((i > 0 ? "\n" : "") + header(s) + "\n") else { return }
+            let r = s.rows
+            var summary = ColumnSummary(columns: r.columns)
+            var start = 0
+            // Measured in pieces too: `emit("")` is where a Ctrl-C is seen.
+            while needsSummary && start < r.rows.count {
+                guard emit("") else { return }
+                let end = min(start + 4 * sectionPieceRows, r.rows.count)
+                summary.add(r.rows[start..<end])
+                start = end
+            }
+            guard emit(head(r.columns, summary)) else { return }
+            start = 0
+            while start < r.rows.count {
+                let end = min(start + sectionPieceRows, r.rows.count)
+                guard emit(rows(Array(r.rows[start..<end]), from: start, r.columns, summary)) else { return }
+                start = end
+            }
+            guard emit(tail(r.columns, count: r.rows.count, summary)) else { return }
         }
-        return out
+    }
+}
+
+extension ResultSection {
+    /// The section's rows a piece at a time.
+    var pieces: [ArraySlice<[Value]>] {
+        stride(from: 0, to: rows.rows.count, by: sectionPieceRows).map { rows.rows[$0..<min($0 + sectionPieceRows, rows.rows.count)] }
     }
 }
 

@@ -33,9 +33,9 @@ struct TableFormatter: RowStreamFormatter {
         "(\(count) row\(count == 1 ? "" : "s"))\n"
     }
 
-    func format(sections: [ResultSection], columns: [String]) -> String {
-        if sections.isEmpty { return "(0 sections)\n" }
-        return headedSections(sections) { "== \($0.title) ==" }
+    func writeSections(_ sections: [ResultSection], columns: [String], to emit: (String) -> Bool) {
+        if sections.isEmpty { _ = emit("(0 sections)\n"); return }
+        writeHeadedSections(sections, header: { "== \($0.title) ==" }, to: emit)
     }
 
     /// Control characters would break the grid; show them escaped.

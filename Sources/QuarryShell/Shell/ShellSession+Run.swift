@@ -26,7 +26,10 @@ extension ShellSession {
             if cancellation.isInterrupted { return interrupted() }
             // Each item's output is paged on its own (Pager.swift), and a
             // pager quit early discards only that item's output.
-            defer { route.itemDone() }
+            defer {
+                route.itemDone()
+                parked.removeAll()
+            }
             if echo { output(item.text.trimmingCharacters(in: .whitespacesAndNewlines) + (item.kind == .statement ? ";\n" : "\n")) }
             let started = DispatchTime.now()
             let wasInTransaction = openStore?.database.isInTransaction ?? false
@@ -64,6 +67,14 @@ extension ShellSession {
             }
         }
         return status
+    }
+
+    /// Before the REPL runs new input: earlier Ctrl-Cs are spent, in the
+    /// shell and in the store (whose interrupt request would otherwise stop
+    /// the next statement's first check).
+    func forgetInterrupts() {
+        cancellation.reset()
+        openStore?.database.clearInterruptRequest()
     }
 
     /// After a Ctrl-C: says so (once), and whether the store threw away an

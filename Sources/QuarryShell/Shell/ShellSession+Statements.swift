@@ -11,7 +11,7 @@ extension ShellSession {
         if explain, case .count = statement { write(.text(try explainText(statement))) }
         // FETCH … BATCH n prints each batch as it comes (ShellSession+Streaming.swift).
         if case .fetch(let f) = statement, streams(f) { return try streamFetch(f) }
-        write(try result(of: statement))
+        write(park(try result(of: statement)))
         if watch != nil && statement.writes { reportWatchChanges() }
     }
 
@@ -153,7 +153,7 @@ extension ShellSession {
             return try fetchProperties(f, request)
         }
         let columns = try defaultColumns(e)
-        let objects = try storeCall { s in try s.fetch(request, engine: engine) }
+        let objects = park(try storeCall { s in try s.fetch(request, engine: engine) })
         return ResultSet(columns: columns, rows: rows(objects, columns))
     }
 
@@ -230,16 +230,31 @@ extension ShellSession {
         let request = FetchRequest(entity: name.text, predicate: try substitute(predicate, entity: name.text), sortDescriptors: sortDescriptors(sort))
         let sections = try storeCall { s throws -> [ResultSection] in
             // Rows are read while the context lives: its objects reach related ones through it.
-            let context = Context(store: s)
-            let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: keyPath.text)
+            let context = park(Context(store: s))
+            let controller = park(FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: keyPath.text))
             do { try controller.performFetch() } catch let e as FetchedResultsError {
                 throw ShellError(.badDotArgument, e.description, at: firstSort.span)
             }
-            return withExtendedLifetime(context) {
-                (controller.sections ?? []).map { section in
-                    ResultSection(name: section.name, indexTitle: section.indexTitle ?? "",
-                                  rows: ResultSet(columns: columns, rows: section.objects.map { o in columns.map { Watch.printable(o.value(forKey: $0) ?? .null) } }))
+            return try withExtendedLifetime(context) { () throws(ShellError) -> [ResultSection] in
+                // Reading every object's values takes a while on a big
+                // store: a Ctrl-C is looked for every 1,024 objects.
+                var built: [ResultSection] = []
+                var seen = 0
+                for section in controller.sections ?? [] {
+                    var rows: [[Value]] = []
+                    rows.reserveCapacity(section.objects.count)
+                    for o in section.objects {
+                        if seen & 1023 == 0 && cancellation.isCancelled {
+                            // Freed after `interrupted` is printed, not before.
+                            park((built, rows))
+                            try cancellation.check()
+                        }
+                        seen += 1
+                        rows.append(columns.map { Watch.printable(o.value(forKey: $0) ?? .null) })
+                    }
+                    built.append(ResultSection(name: section.name, indexTitle: section.indexTitle ?? "", rows: ResultSet(columns: columns, rows: rows)))
                 }
+                return built
             }
         }
         return .sections(columns: columns, sections)

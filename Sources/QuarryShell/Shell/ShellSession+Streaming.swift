@@ -35,7 +35,7 @@ extension ShellSession {
                 return !(model.entity(named: r.destination)?.subentities(in: model).isEmpty ?? true)
             }.map(\.name)
             // One batch alive at a time: the stream never goes back.
-            let result = try Context(store: store).fetchBatched(request, maximumLoadedBatches: 1)
+            let result = park(try park(Context(store: store)).fetchBatched(request, maximumLoadedBatches: 1))
             if formatter.needsSummary && mode != .table {
                 try printMeasuredFirst(result, columns, formatter)
             } else {

@@ -78,6 +78,17 @@ public final class ShellSession {
     public var quiet = false
     /// What `.exit N` asked the process to exit with.
     public internal(set) var exitStatus: Int32 = 0
+    /// A statement's big values (fetched objects, rows, a context), kept
+    /// until its item is over: freeing half a million objects takes a
+    /// while, which must not come between a Ctrl-C and `interrupted`.
+    var parked: [Any] = []
+
+    /// `value`, kept alive until the running item ends (see `parked`).
+    @discardableResult
+    func park<T>(_ value: T) -> T {
+        parked.append(value)
+        return value
+    }
 
     public init(location: StoreLocation = .defaultStore, model: Model? = nil, mode: OutputMode = .table,
                 output: @escaping (String) -> Void, errors: @escaping (String) -> Void) {
@@ -222,6 +233,15 @@ public final class ShellSession {
         if case .rows(let r) = out {
             ChunkedPrinter.print(r, through: presentation.formatter(for: mode), to: output, cancellation: cancellation,
                                  expanded: expandedFormatter)
+            return
+        }
+        // Sections a piece at a time, for the same reason.
+        if case .sections(let columns, let sections) = out {
+            mode.formatter.writeSections(sections, columns: columns) { text in
+                guard !cancellation.isCancelled else { return false }
+                if !text.isEmpty { output(text) }
+                return true
+            }
             return
         }
         ChunkedPrinter.write(mode.formatter.render(out), to: output, cancellation: cancellation)

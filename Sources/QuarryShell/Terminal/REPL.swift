@@ -47,7 +47,7 @@ public struct REPL {
             case .line(let line):
                 guard let ready = collector.add(line) else { continue }
                 reader.remember(ready.trimmingCharacters(in: .whitespacesAndNewlines))
-                session.cancellation.reset()
+                session.forgetInterrupts()
                 let status = session.run(ready, file: nil, stopOnError: true)
                 fflush(nil)
                 if status == ExitStatus.interrupted {
