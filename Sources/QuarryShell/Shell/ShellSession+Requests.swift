@@ -37,6 +37,7 @@ extension ShellSession {
     func batchUpdate(_ name: Name, _ assignments: [(key: Name, value: QuarrySyntax.Expression)], _ predicate: QuarrySyntax.Predicate?) throws(ShellError) -> Int {
         let (attributeSet, changeLinks, p) = try plannedUpdate(name, assignments, predicate)
         let entityName = name.text
+        let e = try entity(name)
         // A computed value out of its type's range, pointed at where it is set.
         func located(_ message: String, key: String?) -> ShellError {
             let span = assignments.first { $0.key.text == key }?.key.span ?? name.span
@@ -52,6 +53,8 @@ extension ShellSession {
                     // The objects selected before any attribute changes what the predicate selects.
                     let ids = changeLinks.isEmpty ? [] : try s.fetch(FetchRequest(entity: entityName, predicate: p)).map(\.id)
                     var n = ids.count
+                    // One-to-one: the target's old partner lets go first (or the update is refused).
+                    let released = try releaseOneToOnePartners(changeLinks, of: ids, entity: e, in: s)
                     if !attributeSet.isEmpty {
                         // Under a watch, the objects it touched are merged into the watch's context.
                         n = try watch.map { try $0.batchUpdate(s, entity: entityName, predicate: p, set: attributeSet) }
@@ -59,7 +62,7 @@ extension ShellSession {
                     }
                     if !changeLinks.isEmpty {
                         try setToOne(changeLinks, of: ids, entity: entityName, in: s)
-                        watch?.context.merge(changes: ContextChanges(updated: Set(ids)))
+                        watch?.context.merge(changes: ContextChanges(updated: Set(ids + released)))
                     }
                     return n
                 }
@@ -77,13 +80,13 @@ extension ShellSession {
     /// the attribute assignments with constants converted and checked, the
     /// to-one foreign keys to write, and the predicate.
     func plannedUpdate(_ name: Name, _ assignments: [(key: Name, value: QuarrySyntax.Expression)], _ predicate: QuarrySyntax.Predicate?) throws(ShellError)
-        -> (set: [(String, QuarrySyntax.Expression)], links: [(column: String, target: ObjectID?)], predicate: QuarrySyntax.Predicate?) {
+        -> (set: [(String, QuarrySyntax.Expression)], links: [ToOneLink], predicate: QuarrySyntax.Predicate?) {
         let e = try entity(name)
         let model = try currentModel()
         let s = try store()
         var set: [(String, QuarrySyntax.Expression)] = []
         var constants: [(key: Name, value: Value?)] = []
-        var links: [(column: String, target: ObjectID?)] = []
+        var links: [ToOneLink] = []
         for (key, value) in assignments {
             if let r = e.relationship(named: key.text, in: model), !r.isToMany {
                 let target = try constant(value)
@@ -95,7 +98,8 @@ extension ShellSession {
                     throw ShellError(.notSupported, "\(e.name).\(r.name) is kept on the \(r.destination) side; set it there",
                                      at: key.span, exitCode: ExitStatus.statementFailed)
                 }
-                links.append((column, target.isNull ? nil : try reference(target, for: r, of: e, at: value.span, in: s)))
+                links.append(ToOneLink(relationship: r, key: key, column: column,
+                                       target: target.isNull ? nil : try reference(target, for: r, of: e, at: value.span, in: s)))
                 continue
             }
             if e.relationship(named: key.text, in: model) != nil { throw toManyAssignment(key, of: e, verb: "UPDATE") }
@@ -125,7 +129,7 @@ extension ShellSession {
     }
 
     /// Writes to-one foreign keys of the objects `ids`.
-    private func setToOne(_ links: [(column: String, target: ObjectID?)], of ids: [ObjectID], entity: String, in s: SQLStore) throws {
+    private func setToOne(_ links: [ToOneLink], of ids: [ObjectID], entity: String, in s: SQLStore) throws {
         guard !ids.isEmpty, let table = s.mapping.table(for: entity) else { return }
         let assignments = links.map { SQLIdentifier.quoted($0.column) + " = ?" }.joined(separator: ", ")
         let values = links.map { $0.target.map { Value.int($0.primaryKey) } ?? .null }

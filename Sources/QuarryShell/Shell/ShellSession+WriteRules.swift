@@ -12,7 +12,8 @@
 // - an object reference (`3`, `'Department/3'`, an object) must name an
 //   existing object of the relationship's destination or a sub-entity;
 // - ISO 8601 text given to a date attribute (as the shell prints dates) is
-//   that date, read as fixture factories read dates.
+//   that date, read as fixture factories read dates (in predicates too:
+//   DateLiterals.swift).
 import Foundation
 
 extension ShellSession {
@@ -68,43 +69,11 @@ extension ShellSession {
     }
 
     /// `predicate` with ISO 8601 text compared to a date attribute read as
-    /// that date (`startDate >= '2020-01-01'`, `BETWEEN {'2020-01-01',
-    /// '2021-01-01'}`, `IN {...}`), so a date copied from the shell's output
-    /// finds its objects. Key paths are followed from `entity` through
-    /// relationships; anything else is left as written.
+    /// that date (DateLiterals.swift), so a date copied from the shell's
+    /// output finds its objects.
     func readingDates(_ predicate: QuarrySyntax.Predicate, entity: String, model: Model) -> QuarrySyntax.Predicate {
-        func isDate(_ e: QuarrySyntax.Expression) -> Bool {
-            guard case .keyPath(nil, let path) = e.kind, var current = model.entity(named: entity) else { return false }
-            for (i, key) in path.enumerated() {
-                if i == path.count - 1 { return current.attribute(named: key, in: model)?.type == .date }
-                guard let r = current.relationship(named: key, in: model), let next = model.entity(named: r.destination) else { return false }
-                current = next
-            }
-            return false
-        }
-        func converted(_ e: QuarrySyntax.Expression) -> QuarrySyntax.Expression {
-            guard case .constant(let v) = e.kind else { return e }
-            func date(_ v: Value) -> Value {
-                if case .string(let text) = v, let seconds = Self.dateSeconds(text) { return .date(seconds) }
-                return v
-            }
-            switch v {
-            case .string: return QuarrySyntax.Expression(.constant(date(v)), span: e.span)
-            case .array(let items): return QuarrySyntax.Expression(.constant(.array(items.map(date))), span: e.span)
-            default: return e
-            }
-        }
-        var copy = predicate
-        switch predicate.kind {
-        case .not(let inner): copy.kind = .not(readingDates(inner, entity: entity, model: model))
-        case .and(let items): copy.kind = .and(items.map { readingDates($0, entity: entity, model: model) })
-        case .or(let items): copy.kind = .or(items.map { readingDates($0, entity: entity, model: model) })
-        case .comparison(var c):
-            if isDate(c.lhs) { c.rhs = converted(c.rhs) } else if isDate(c.rhs) { c.lhs = converted(c.lhs) }
-            copy.kind = .comparison(c)
-        case .constant: break
-        }
-        return copy
+        guard let e = model.entity(named: entity) else { return predicate }
+        return DateLiterals(model: model).predicate(predicate, scope: DateLiterals.Scope(object: e))
     }
 
     /// A value in a message, as a statement would write it: strings in
@@ -201,36 +170,64 @@ extension ShellSession {
         return shellError
     }
 
-    /// Before a batch update: a uniqueness constraint of one attribute that
-    /// the update sets to a constant would be broken when another object
-    /// already holds the value, or when it would go to several objects.
+    /// Before a batch update: a uniqueness constraint (of one attribute or
+    /// several) that the update would break, because it sets the
+    /// constrained attributes to constants that another object already
+    /// holds, or that several selected objects would end up sharing.
     /// Refused here in the model's words, rather than as the database's
-    /// error (constraints over several attributes are left to the database,
-    /// and `databaseMessage` words its refusal).
+    /// error. A constraint is checked when the update gives at least one of
+    /// its attributes a constant and none a computed value; the attributes
+    /// it leaves alone keep each object's own value. Nil never collides (as
+    /// in the database's unique indexes). Constraints the check cannot
+    /// judge are left to the database, and `databaseMessage` words its
+    /// refusal.
     func checkUniqueness(_ e: Entity, set: [(key: Name, value: Value?)], predicate: QuarrySyntax.Predicate?,
                          in store: SQLStore) throws(ShellError) {
         let model = store.model
+        let root = e.ancestors(in: model).last?.name ?? e.name
         let constrained = e.uniquenessConstraints + e.ancestors(in: model).flatMap(\.uniquenessConstraints)
-        for constraint in constrained where constraint.properties.count == 1 {
-            let property = constraint.properties[0]
-            guard let assignment = set.first(where: { $0.key.text == property }), let value = assignment.value, !value.isNull else { continue }
-            let root = e.ancestors(in: model).last?.name ?? e.name
+        for constraint in constrained {
+            let properties = constraint.properties
+            let given = set.filter { properties.contains($0.key.text) }
+            // Nothing set here, a computed value, or nil: nothing to judge.
+            guard let first = given.first, given.allSatisfy({ $0.value.map { !$0.isNull } ?? false }),
+                  properties.allSatisfy({ e.attribute(named: $0, in: model) != nil }) else { continue }
+            var constants: [String: Value] = [:]
+            for g in given { constants[g.key.text] = g.value! }
+            let kept = properties.filter { constants[$0] == nil }
+            let name = "\(root).\(properties.joined(separator: "+"))"
+            func refuse(_ message: String) -> ShellError {
+                var error = ShellError(.constraintFailed, message, at: first.key.span)
+                error.exitCode = ExitStatus.statementFailed
+                return error
+            }
+            func shown(_ values: [String: Value]) -> String { properties.map { Self.shown(values[$0] ?? .null) }.joined(separator: ", ") }
             do {
-                let selected = try store.count(FetchRequest(entity: e.name, predicate: predicate))
-                if selected > 1 {
-                    var error = ShellError(.constraintFailed, "\(e.name).\(property) must be unique; the update would give \(Self.shown(value)) to \(selected) objects",
-                                           at: assignment.key.span)
-                    error.exitCode = ExitStatus.statementFailed
-                    throw error
+                // What each selected object would hold; objects with a nil there never collide.
+                let selected = try store.fetch(FetchRequest(entity: e.name, predicate: predicate))
+                var after: [String: ObjectID] = [:]
+                for object in selected {
+                    let values = properties.map { constants[$0] ?? object.value(forKey: $0) ?? .null }
+                    if values.contains(where: \.isNull) { continue }
+                    if let other = after[Self.uniquenessKey(values)] {
+                        let count = kept.isEmpty ? selected.count : 2
+                        let whose = kept.isEmpty ? "\(count) objects" : "both \(other) and \(object.id)"
+                        throw refuse("\(name) must be unique; the update would give \(shown(Dictionary(uniqueKeysWithValues: zip(properties, values)))) to \(whose)")
+                    }
+                    after[Self.uniquenessKey(values)] = object.id
                 }
-                let same = QuarrySyntax.Predicate(.comparison(Comparison(QuarrySyntax.Expression(.keyPath(base: nil, path: [property])), .equal,
-                                                                         QuarrySyntax.Expression(.constant(value)))))
-                let others = predicate.map { QuarrySyntax.Predicate(.and([same, QuarrySyntax.Predicate(.not($0))])) } ?? same
-                if selected == 1, let holder = try store.fetch(FetchRequest(entity: root, predicate: others, fetchLimit: 1)).first {
-                    var error = ShellError(.constraintFailed, "\(root).\(property) \(Self.shown(value)) already exists (\(holder.id))",
-                                           at: assignment.key.span)
-                    error.exitCode = ExitStatus.statementFailed
-                    throw error
+                guard !after.isEmpty else { continue }
+                // Another object (not updated) holding the same values already.
+                let selectedIDs = Set(selected.map(\.id))
+                let sameConstants = QuarrySyntax.Predicate(.and(constants.sorted { $0.key < $1.key }.map { key, value in
+                    QuarrySyntax.Predicate(.comparison(Comparison(QuarrySyntax.Expression(.keyPath(base: nil, path: [key])), .equal,
+                                                                  QuarrySyntax.Expression(.constant(value)))))
+                }))
+                for holder in try store.fetch(FetchRequest(entity: root, predicate: sameConstants)) where !selectedIDs.contains(holder.id) {
+                    let values = properties.map { holder.value(forKey: $0) ?? .null }
+                    if after[Self.uniquenessKey(values)] != nil {
+                        throw refuse("\(name) \(shown(Dictionary(uniqueKeysWithValues: zip(properties, values)))) already exists (\(holder.id))")
+                    }
                 }
             } catch let error as ShellError {
                 throw error
@@ -238,6 +235,18 @@ extension ShellSession {
                 throw ShellError.failed(Self.databaseMessage(error))
             }
         }
+    }
+
+    /// Values compared as a unique index compares them: a number is a
+    /// number whether it came as an integer or a double.
+    static func uniquenessKey(_ values: [Value]) -> String {
+        values.map { v -> String in
+            switch v {
+            case .int(let n): return "#\(Double(n))"
+            case .double(let d): return "#\(d)"
+            default: return Printer.format(v)
+            }
+        }.joined(separator: "\u{0}")
     }
 
     /// Whether the database refused a write for a constraint (unique, foreign key, not null).
