@@ -107,7 +107,7 @@ struct PagerTests {
         let file = Self.temporary("expanded")
         defer { try? FileManager.default.removeItem(atPath: file) }
         let (session, capture) = Self.session(columns: 40)
-        #expect(session.run(".expanded auto\n.output \(file)\nFETCH Employee SORT BY name LIMIT 2\n.output\n.show", stopOnError: true) == 0)
+        #expect(session.run(".expanded auto\n.output \(file)\nFETCH Employee SORT BY name LIMIT 2;\n.output\n.show", stopOnError: true) == 0)
         let written = try String(contentsOfFile: file, encoding: .utf8)
         #expect(written.contains(" | ") && written.hasSuffix("(2 rows)\n"), "\(written)")
         #expect(capture.out.contains("expanded    auto"), "\(capture.out)")
@@ -150,6 +150,7 @@ struct PagerTests {
         #expect(quitting.wait(for: "after\r\n(1 row)"), "\(quitting.screen.suffix(300).debugDescription)")
         #expect(!quitting.screen.contains("interrupted") && !quitting.screen.contains("error"))
         #expect(!quitting.screen.contains("(200 rows)"))
+        #expect(quitting.waitAfter("(1 row)", for: "quarry> "))
         quitting.type("\u{04}")
         #expect(quitting.finish() == 0)
     }

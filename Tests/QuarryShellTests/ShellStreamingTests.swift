@@ -34,7 +34,7 @@ struct ShellStreamingTests {
     /// The streamed text is the whole text; in table mode, the same cells
     /// with each batch aligned on its own (the whole text when one batch
     /// holds every row).
-    static func expectSame(_ streamed: String, _ whole: String, mode: OutputMode, batch: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectSame(_ streamed: String, _ whole: String, mode: OutputMode, batch: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let rows = whole.split(separator: "\n").count - 3
         guard mode == .table && batch < rows else {
             #expect(streamed == whole, "BATCH \(batch)", sourceLocation: sourceLocation)

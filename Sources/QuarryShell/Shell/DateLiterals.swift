@@ -48,6 +48,8 @@ struct DateLiterals {
         case .function(let name, let arguments):
             let arguments = arguments.map { expression($0, scope: scope) }
             copy.kind = .function(name: name, arguments: arguments.contains { isDate($0, scope) } ? arguments.map(converted) : arguments)
+        case .keyPath(let base?, let path): copy.kind = .keyPath(base: expression(base, scope: scope), path: path)
+        case .index(let base, let item): copy.kind = .index(expression(base, scope: scope), item)
         case .binary(let op, let a, let b): copy.kind = .binary(op, expression(a, scope: scope), expression(b, scope: scope))
         case .unary(let op, let a): copy.kind = .unary(op, expression(a, scope: scope))
         case .ternary(let p, let a, let b): copy.kind = .ternary(predicate(p, scope: scope), expression(a, scope: scope), expression(b, scope: scope))
