@@ -29,6 +29,9 @@ enum ShellHelp {
       --json --ndjson --csv --markdown --line --table    the same as --mode MODE
       -o FILE                 write results to FILE
       --echo                  print each statement before its result
+      --no-pager              never page (on a terminal, results taller than the
+                              screen go through $PAGER, default less -FRX;
+                              PAGER= turns it off too)
       -q, --quiet             no greeting in the REPL
       --error-format human|json
 
@@ -53,6 +56,8 @@ enum ShellHelp {
       quarry --store tasks.sqlite -1 cleanup.qry        all or nothing
       quarry -c 'SET $min = 50000' -c 'COUNT Employee WHERE salary > $min'
       echo 'COUNT Employee;' | quarry -
+      PAGER='less -S' quarry --store big.sqlite      wide results scroll sideways
+      NO_COLOR=1 quarry                               no red errors
 
     """
 }
