@@ -54,17 +54,34 @@ extension ShellSession {
         var headed = false
         var summary = ColumnSummary(columns: columns)
         // Between batches, a Ctrl-C ends the stream (no SQL runs there to interrupt).
+        // A batch of a thousand rows takes a while to read, measure and
+        // format in a debug build: each step goes a chunk at a time, and
+        // stops at a Ctrl-C.
+        let chunk = ChunkedPrinter.chunkRows
         try result.forEachBatch { objects throws in
-            try cancellation.check()
-            let rows = Self.rows(of: objects, columns)
+            var rows: [[Value]] = []
+            rows.reserveCapacity(objects.count)
+            for start in stride(from: 0, to: objects.count, by: chunk) {
+                try cancellation.check()
+                rows += Self.rows(of: Array(objects[start..<min(start + chunk, objects.count)]), columns)
+            }
             summary = ColumnSummary(columns: columns)
-            if formatter.needsSummary { summary.add((formatter as? PresentedFormatter)?.present(rows) ?? rows) }
+            if formatter.needsSummary {
+                for start in stride(from: 0, to: rows.count, by: 4 * chunk) {
+                    try cancellation.check()
+                    let piece = Array(rows[start..<min(start + 4 * chunk, rows.count)])
+                    summary.add((formatter as? PresentedFormatter)?.present(piece) ?? piece)
+                }
+            }
             if !headed {
                 if let wide = expandedFormatter(for: summary) { current = wide }
                 emit(current.head(columns, summary))
                 headed = true
             }
-            emit(current.rows(rows, from: printed, columns, summary))
+            for start in stride(from: 0, to: rows.count, by: chunk) {
+                try cancellation.check()
+                emit(current.rows(Array(rows[start..<min(start + chunk, rows.count)]), from: printed + start, columns, summary))
+            }
             printed += rows.count
         }
         if !headed { emit(current.head(columns, summary)) }
