@@ -18,8 +18,8 @@ extension ShellSession {
     func openCoreDataStore(at path: String) throws -> SQLStore {
         let opened = try CoreDataStore.open(path: path, model: modelPath == nil ? model : nil, modelPath: modelPath)
         model = opened.store.model
-        errors("note: '\(path)' is a Core Data store, opened read-only (nothing is ever written to it); model: \(opened.modelSource)")
-        for warning in opened.warnings { errors("warning: \(warning)") }
+        errors("note: '\(path)' is a Core Data store, opened read-only (nothing is ever written to it); model: \(opened.modelSource)\n")
+        for warning in opened.warnings { errors("warning: \(warning)\n") }
         return opened.store
     }
 }
