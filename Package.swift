@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "QuarrySQLTests", dependencies: ["QuarrySQL"]),
         .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryPostgres", "QuarryPostgresTestSupport"]),
         .testTarget(name: "QuarryFixturesTests", dependencies: ["QuarryFixtures", "QuarryPostgres", "QuarryPostgresTestSupport"]),
-        .testTarget(name: "QuarryCoreDataTests", dependencies: ["QuarryCoreData"]),
+        .testTarget(name: "QuarryCoreDataTests", dependencies: ["QuarryCoreData", "QuarryFixtures"]),
         .testTarget(name: "QuarryPostgresTests", dependencies: ["QuarryPostgres", "QuarryPostgresTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

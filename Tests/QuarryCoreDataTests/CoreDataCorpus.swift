@@ -5,6 +5,7 @@
 // SQL the tests compare Quarry with. Without the corpus the tests say so
 // loudly and check nothing else.
 import Foundation
+import QuarryFixtures
 import QuarrySQLite
 import Testing
 
@@ -110,14 +111,9 @@ struct Oracle {
     }
 }
 
-/// A seeded generator (SplitMix64): the same predicates every run.
+/// A seeded generator (QuarryFixtures' SplitMix64): the same predicates every run.
 struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    var generator: SplitMix64
+    init(state: UInt64) { generator = SplitMix64(seed: state) }
+    mutating func next() -> UInt64 { generator.next() }
 }

@@ -79,7 +79,7 @@ struct SyntheticStoreTests {
         connection.close()
         let folder = scratch.path(".App_SUPPORT/_EXTERNAL_DATA")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder + "/" + externalName, contents: Data("external bytes".utf8))
+        _ = FileManager.default.createFile(atPath: folder + "/" + externalName, contents: Data("external bytes".utf8))
         return path
     }
 
@@ -199,7 +199,7 @@ struct SyntheticStoreTests {
         switch r.name {
         case let n where n.hasPrefix("not SQLite"):
             var random = SeededRandom(state: 7)
-            FileManager.default.createFile(atPath: path, contents: Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &random) }))
+            _ = FileManager.default.createFile(atPath: path, contents: Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &random) }))
         case let n where n.hasPrefix("SQLite but not"):
             path = try Self.make(in: scratch, checkpointed: true, statements: ["CREATE TABLE notes (body TEXT)", "INSERT INTO notes VALUES ('keep')"])
         case let n where n.hasPrefix("no model"):
