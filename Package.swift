@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "QuarryFixtures", targets: ["QuarryFixtures"]),
         .library(name: "QuarryPostgres", targets: ["QuarryPostgres"]),
         .library(name: "QuarryLint", targets: ["QuarryLint"]),
+        .library(name: "QuarryCoreData", targets: ["QuarryCoreData"]),
         .executable(name: "quarry", targets: ["quarry"]),
     ],
     dependencies: [
@@ -45,9 +46,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "QuarrySQLite", dependencies: ["CSQLite", "QuarryEvaluation"]),
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        // Reading apps' Core Data stores read-only (issue 21); zlib inflates
+        // the model Core Data caches in the store.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "QuarryCoreData", dependencies: ["QuarryStore", "QuarrySQLite", "CZlib"]),
         // The default store's prebuilt SQLite image (bytes in C: compiles fast).
         .target(name: "CDefaultStoreImage"),
-        .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation", "QuarryStore", "QuarryPostgres", "CReadline",
+        .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation", "QuarryStore", "QuarryPostgres", "QuarryCoreData", "CReadline",
                                                     "CDefaultStoreImage"]),
         .executableTarget(
             name: "quarry",
@@ -86,6 +91,7 @@ let package = Package(
         .testTarget(name: "QuarrySQLTests", dependencies: ["QuarrySQL"]),
         .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryPostgres", "QuarryPostgresTestSupport"]),
         .testTarget(name: "QuarryFixturesTests", dependencies: ["QuarryFixtures", "QuarryPostgres", "QuarryPostgresTestSupport"]),
+        .testTarget(name: "QuarryCoreDataTests", dependencies: ["QuarryCoreData", "QuarryFixtures"]),
         .testTarget(name: "QuarryPostgresTests", dependencies: ["QuarryPostgres", "QuarryPostgresTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

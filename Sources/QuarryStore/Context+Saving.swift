@@ -63,6 +63,7 @@ extension Context {
     public func save() throws {
         try processPendingChanges()
         guard hasChanges else { return }
+        try store.checkWritable()
         let (objects, updatesOnly) = Self.inInsertionOrder(pending.values)
         let failures = try Validator(context: self).validate(objects)
         if !failures.isEmpty { throw ValidationError(failures: failures) }

@@ -11,6 +11,7 @@ extension SQLStore {
     /// Sets attributes of every object `predicate` selects; returns how many.
     @discardableResult
     public func batchUpdate(entity: String, predicate: QuarrySyntax.Predicate?, set: [(String, QuarrySyntax.Expression)]) throws -> Int {
+        try checkWritable()
         if let sql = try SQLPlanner.planUpdate(entity: entity, predicate: predicate, set: set, mapping: mapping, now: now()) {
             return try database.inTransaction {
                 let changed = try database.run(sql.sql, sql.arguments)
@@ -59,6 +60,7 @@ extension SQLStore {
     /// row about to go — the selected ones and those cascades added. The
     /// one-statement path never calls it: it deletes the selected rows only.
     func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?, listing: (([ObjectID]) -> Void)?) throws -> Int {
+        try checkWritable()
         if let direct = try directDelete(entity: entity, predicate: predicate) { return direct }
         return try deleteWithRules(listing: listing) {
             if let keys = try SQLPlanner.planKeys(entity: entity, predicate: predicate, mapping: mapping, now: now()) {
@@ -75,6 +77,7 @@ extension SQLStore {
     /// rules have run, in one transaction; returns how many were queued.
     /// `listing` is told every row of the final delete list.
     func deleteWithRules(listing: (([ObjectID]) -> Void)? = nil, _ queue: () throws -> Void) throws -> Int {
+        try checkWritable()
         // Every table may lose rows or keys (cascades, nullified keys): all
         // are locked before the rows to delete are chosen.
         return try readModifyWrite(writing: allTables) {

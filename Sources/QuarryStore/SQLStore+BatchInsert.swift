@@ -52,6 +52,7 @@ extension SQLStore {
     @discardableResult
     public func batchInsert(_ entityName: String, resultType: BatchResultType = .count,
                             next: () throws -> [String: Value]?) throws -> BatchResult {
+        try checkWritable()
         guard let entity = model.entity(named: entityName), !entity.isAbstract, let table = mapping.table(for: entityName) else {
             throw StoreError.unknownEntity(entityName, suggestion: Suggestions.closest(to: entityName, among: model.entityNames))
         }

@@ -37,6 +37,10 @@ public final class SQLStore {
     public var sortsInMemory = true
     /// Uniquing: one object per row while the store is open.
     var registeredObjects = ObjectRegistry<StoredObject>()
+    /// Why this store refuses every write (a Core Data store opened
+    /// read-only, QuarryCoreData), or nil for a writable store. Every write
+    /// entry point checks it before touching the database (`checkWritable`).
+    public let readOnlyReason: String?
 
     /// The SQLite connection of a SQLite store (tests, the fixture writer and
     /// the shell's SQLite-only commands use it); nil on other databases.
@@ -78,6 +82,7 @@ public final class SQLStore {
         self.model = model
         self.mapping = StoreMapping(model: model, dialect: database.dialect)
         self.database = database
+        self.readOnlyReason = nil
         let tables = try database.tableNames()
         if !tables.contains("_quarry_metadata") {
             try database.inTransaction {
@@ -95,6 +100,23 @@ public final class SQLStore {
             // A read-only file still opens: it just stays without one.
             if try !hasSavedModel() { try? database.inTransaction { try saveModel(modelFile: modelFile) } }
         }
+    }
+
+    /// A read-only store over a database that already presents this model's
+    /// tables in Quarry's layout (views over another layout, such as a Core
+    /// Data store's Z-tables): no schema is created, checked or saved, and
+    /// every write is refused with `StoreError.readOnly(reason)`.
+    public init(readOnlyDatabase database: any SQLDatabase, model: Model, reason: String) {
+        self.model = model
+        self.mapping = StoreMapping(model: model, dialect: database.dialect)
+        self.database = database
+        self.readOnlyReason = reason
+    }
+
+    /// Throws `StoreError.readOnly` on a read-only store: called by every
+    /// write entry point before it runs anything.
+    public func checkWritable() throws {
+        if let readOnlyReason { throw StoreError.readOnly(location: database.location, reason: readOnlyReason) }
     }
 
     /// Keeps the model in the store so that it reopens with its path alone:
@@ -175,6 +197,7 @@ public final class SQLStore {
     /// errors; nothing is written when one is raised.
     @discardableResult
     public func insert(_ entityName: String, _ values: [String: Value], toOne: [String: ObjectID] = [:]) throws -> ObjectID {
+        try checkWritable()
         guard let entity = model.entity(named: entityName), !entity.isAbstract, let table = mapping.table(for: entityName) else {
             throw StoreError.unknownEntity(entityName, suggestion: Suggestions.closest(to: entityName, among: model.entityNames))
         }
@@ -220,6 +243,7 @@ public final class SQLStore {
         guard let r = model.entity(named: source.entity)?.relationship(named: relationship, in: model) else {
             throw StoreError.unknownKey(relationship, entity: source.entity, suggestion: nil)
         }
+        try checkWritable()
         try database.inTransaction { try link(source, r, target) }
     }
 
@@ -253,6 +277,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case foreignDatabase(path: String, coreData: Bool, tables: [String])
     /// An integer outside its attribute type's range (`integer16`: −32768…32767).
     case outOfRange(key: String, entity: String, value: Value, type: String, range: String)
+    /// A write to a store opened read-only (a Core Data store): refused
+    /// before anything ran.
+    case readOnly(location: String, reason: String)
 
     public var description: String {
         switch self {
@@ -272,9 +299,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .foreignDatabase(let path, let coreData, let tables):
             let shown = tables.prefix(6).joined(separator: ", ") + (tables.count > 6 ? ", …" : "")
             if coreData {
-                return "'\(path)' is a Core Data store (tables \(shown)), not a Quarry store; Quarry does not read Core Data's format yet, and never writes to a file it did not create: nothing was changed"
+                return "'\(path)' is a Core Data store (tables \(shown)), not a Quarry store; open it read-only with QuarryCoreData (`quarry --store` does): Quarry never writes to a file it did not create, and nothing was changed"
             }
             return "'\(path)' is a SQLite database Quarry did not create (tables \(shown)); Quarry never writes to such a file: nothing was changed. Use a new path for a Quarry store"
+        case .readOnly(let location, let reason):
+            return "the store at \(location) was opened read-only (\(reason)); nothing was written"
         case .deleteDenied(let e, let r, let n):
             return "cannot delete: \(e).\(r) has the Deny rule and \(n) related object\(n == 1 ? "" : "s") would be left behind; nothing was deleted"
         }

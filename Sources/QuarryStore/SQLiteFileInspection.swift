@@ -90,7 +90,7 @@ public enum SQLiteFileInspection {
     /// `path` as the path part of a `file:` URI: everything but unreserved
     /// characters and `/` percent-encoded (`?`, `#` and `%` would otherwise
     /// end or change it).
-    static func uriPath(_ path: String) -> String {
+    public static func uriPath(_ path: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~/")
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

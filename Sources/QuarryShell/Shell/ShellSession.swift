@@ -136,6 +136,8 @@ public final class ShellSession {
                 model = store.model
             case .defaultStore:
                 store = try SQLStore(path: ":memory:", model: model!)
+            case .sqlite(let path) where Self.isCoreDataStore(path):
+                store = try openCoreDataStore(at: path)   // CoreDataStoreOpening.swift
             case .sqlite(let path):
                 // The model: --model (or .model), else the one saved in a store
                 // Quarry created; a new file needs one. `:memory:` (and a path

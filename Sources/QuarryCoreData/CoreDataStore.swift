@@ -1,0 +1,148 @@
+// Opening an app's Core Data store — read-only, without ever writing the
+// store, its `-wal` or its `-shm` — as an ordinary `SQLStore`, so every
+// fetch, count, context and controller works on it unchanged.
+//
+// How the file is read without a write: SQLite's `immutable` open (no lock,
+// no journal, no `-shm`) of the store itself when its `-wal` is empty or
+// absent; when rows are still in a non-empty `-wal` (which an immutable open
+// would not see), a private copy of the store and its `-wal` is made,
+// checkpointed and switched out of WAL mode, then opened immutable and
+// unlinked at once (the open file stays readable; nothing is left behind).
+// On that connection TEMP views present the Z-tables in Quarry's layout
+// (CoreDataViews.swift), `PRAGMA query_only` is set, and the store refuses
+// every write before running anything (`SQLStore.readOnlyReason`).
+//
+// The model: the one given (a `.xcdatamodeld` chooses its version,
+// ModelChoice.swift), else the one Core Data cached in the store
+// (`Z_MODELCACHE`, CachedModelReader.swift).
+import Foundation
+import QuarryModel
+import QuarrySQLite
+import QuarryStore
+
+/// A Core Data store opened for reading, and how.
+public struct CoreDataOpening {
+    public let store: SQLStore
+    /// Where the model came from ("the model cached in the store", a path).
+    public let modelSource: String
+    /// What the user should know (a model version chosen other than the
+    /// current one, an ordering that could not be read).
+    public let warnings: [String]
+    public let metadata: StoreMetadata
+    /// Each entity's name in the store's Z_PRIMARYKEY: its own, or the old
+    /// name of an entity renamed in place (its renaming identifier).
+    public let storedEntityNames: [String: String]
+}
+
+public enum CoreDataStore {
+    public static let readOnlyReason = "a Core Data store is opened read-only; Quarry never writes to an app's store"
+
+    /// Opens the Core Data store at `path` read-only. `model` (already read)
+    /// or `modelPath` (a model file or bundle) name the model; with neither,
+    /// the model cached in the store is used.
+    public static func open(path: String, model: Model? = nil, modelPath: String? = nil) throws -> CoreDataOpening {
+        try check(path)
+        let (connection, privateCopy) = try connect(path)
+        defer { if let privateCopy { try? FileManager.default.removeItem(atPath: privateCopy) } }
+        do {
+            let schema: CoreDataSchema
+            do { schema = try CoreDataSchema(connection: connection) } catch {
+                throw CoreDataError(.unreadableStore, "cannot read the Core Data bookkeeping of '\(path)': \(error)",
+                                    hint: "the file may be damaged; check it with sqlite3's PRAGMA integrity_check on a copy")
+            }
+            var choice: ModelChoice
+            if let model {
+                choice = ModelChoice(model: model, views: try CoreDataViews(model: model, schema: schema), source: "the given model")
+            } else if let modelPath {
+                choice = try ModelChoice.choose(modelPath: modelPath, schema: schema)
+            } else {
+                let cached = try cachedModel(connection, path: path, schema: schema)
+                choice = ModelChoice(model: cached.model, views: try CoreDataViews(model: cached.model, schema: schema, renames: cached.renames),
+                                     source: "the model cached in the store (Z_MODELCACHE)")
+            }
+            do { try choice.model.validateStorageNames() } catch {
+                throw CoreDataError(.unreadableModel, "the model cannot be read by Quarry: \(error)")
+            }
+            choice.warnings += choice.views.warnings
+            let external = try ExternalData.load(choice.views, connection: connection, storePath: path, warnings: &choice.warnings)
+            for statement in choice.views.statements(external: external) { try connection.execute(statement) }
+            try connection.execute("PRAGMA query_only = ON")
+            let store = SQLStore(readOnlyDatabase: connection, model: choice.model, reason: readOnlyReason)
+            return CoreDataOpening(store: store, modelSource: choice.source, warnings: choice.warnings, metadata: schema.metadata,
+                                     storedEntityNames: choice.views.storedEntityNames)
+        } catch {
+            connection.close()
+            throw error
+        }
+    }
+
+    /// The file must be a Core Data store: anything else gets a message
+    /// saying what it is.
+    private static func check(_ path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CoreDataError(.unreadableStore, "no file at '\(path)'")
+        }
+        let kind: SQLiteFileKind
+        do { kind = try SQLiteFileInspection.kind(of: path) } catch {
+            throw CoreDataError(.unreadableStore, "'\(path)' cannot be read as SQLite: \(error)",
+                                hint: "the file may be damaged, or encrypted (SQLCipher, encrypted-core-data); nothing was written")
+        }
+        switch kind {
+        case .coreData: return
+        case .notSQLite, .special:
+            throw CoreDataError(.unreadableStore, "'\(path)' is not a SQLite database",
+                                hint: "it may be encrypted (SQLCipher, encrypted-core-data) or damaged; nothing was written")
+        case .quarry:
+            throw CoreDataError(.notCoreData, "'\(path)' is a Quarry store, not a Core Data store", hint: "open it with SQLStore(path:model:)")
+        case .empty, .other:
+            throw CoreDataError(.notCoreData, "'\(path)' is not a Core Data store (no Z_PRIMARYKEY and Z_METADATA tables)")
+        }
+    }
+
+    /// A read-only connection on the store (or on a private checkpointed
+    /// copy, whose path is returned to be removed).
+    private static func connect(_ path: String) throws -> (SQLiteConnection, String?) {
+        let wal = path + "-wal"
+        let walSize = ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? NSNumber)?.intValue ?? 0
+        let readOnly = SQLiteConnection.Options(readOnly: true, create: false)
+        if walSize == 0 {
+            return (try SQLiteConnection(path: "file:\(SQLiteFileInspection.uriPath(path))?immutable=1", options: readOnly), nil)
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-coredata-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do {
+            let copy = folder + "/store.sqlite"
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            try FileManager.default.copyItem(atPath: wal, toPath: copy + "-wal")
+            for file in [copy, copy + "-wal"] { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file) }
+            let writer = try SQLiteConnection(path: copy, options: .init(create: false))
+            try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try writer.execute("PRAGMA journal_mode = DELETE")
+            writer.close()
+            return (try SQLiteConnection(path: "file:\(SQLiteFileInspection.uriPath(copy))?immutable=1", options: readOnly), folder)
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw CoreDataError(.unreadableStore, "cannot read the rows still in '\(wal)' through a private copy: \(error)",
+                                hint: "the store or its -wal may be damaged; nothing was written")
+        }
+    }
+
+    private static func cachedModel(_ connection: SQLiteConnection, path: String,
+                                    schema: CoreDataSchema) throws -> (model: Model, renames: RenamingIdentifiers) {
+        let noModel = CoreDataError(.noModel, "'\(path)' carries no cached model (Core Data before framework version 637 did not keep one)",
+                                    hint: "give the app's model with --model App.xcdatamodeld (or SQLStore(coreDataStore:model:))")
+        guard schema.table("Z_MODELCACHE") != nil else { throw noModel }
+        guard let row = try connection.query("SELECT Z_CONTENT FROM main.Z_MODELCACHE LIMIT 1").first,
+              case .data(let blob) = row[0] else { throw noModel }
+        return try CachedModelReader.readWithRenames(blob)
+    }
+}
+
+extension SQLStore {
+    /// Opens an app's Core Data store read-only (CoreDataStore.open): with
+    /// `model`, or with the model cached in the store.
+    public convenience init(coreDataStore path: String, model: Model? = nil) throws {
+        let opened = try CoreDataStore.open(path: path, model: model)
+        self.init(readOnlyDatabase: opened.store.database, model: opened.store.model, reason: CoreDataStore.readOnlyReason)
+    }
+}
