@@ -29,6 +29,11 @@ public struct PlannedColumn: Sendable, Equatable {
     public enum Kind: Sendable, Equatable { case attribute(AttributeType), toOne(destination: String) }
     public var name: String
     public var kind: Kind
+    /// The entities whose `name` this column holds, when two columns of the
+    /// select share the name (sibling sub-entities' same-named attributes,
+    /// stored apart); nil when it is the only column of that name. A row's
+    /// value for the name must come from its own entity's column.
+    public var onlyFor: Set<String>? = nil
 }
 
 public enum SQLPlanner {

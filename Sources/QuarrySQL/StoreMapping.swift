@@ -113,17 +113,34 @@ public struct StoreMapping: Sendable {
         var columns: [PlannedColumn] = []
         var selected = ["t0.\(SQLIdentifier.quoted(StoreMapping.primaryKey))", "t0.\(SQLIdentifier.quoted(StoreMapping.entityColumn))"]
         var seen: Set<String> = []
-        for member in [entity] + entity.allSubentities(in: model) {
+        // Which entities read each selected column under its name: siblings'
+        // same-named keys live in different columns, and a row must read its
+        // own entity's (see PlannedColumn.onlyFor).
+        var readers: [String: Set<String>] = [:]
+        var columnNames: [String] = []
+        let members = [entity] + entity.allSubentities(in: model)
+        for member in members {
             for a in member.allAttributes(in: model) where !a.isTransient {
-                guard let column = column(for: a.name, of: member.name), seen.insert(column).inserted else { continue }
+                guard let column = column(for: a.name, of: member.name) else { continue }
+                readers[column, default: []].insert(member.name)
+                guard seen.insert(column).inserted else { continue }
                 selected.append("t0.\(SQLIdentifier.quoted(column))")
                 columns.append(PlannedColumn(name: a.name, kind: .attribute(a.type)))
+                columnNames.append(column)
             }
             for r in member.allRelationships(in: model) where !r.isToMany {
-                guard case .foreignKey(let column)? = storage(of: r.name, of: member.name), seen.insert(column).inserted else { continue }
+                guard case .foreignKey(let column)? = storage(of: r.name, of: member.name) else { continue }
+                readers[column, default: []].insert(member.name)
+                guard seen.insert(column).inserted else { continue }
                 selected.append("t0.\(SQLIdentifier.quoted(column))")
                 columns.append(PlannedColumn(name: r.name, kind: .toOne(destination: r.destination)))
+                columnNames.append(column)
             }
+        }
+        var slotsPerName: [String: Int] = [:]
+        for c in columns { slotsPerName[c.name, default: 0] += 1 }
+        for i in columns.indices where slotsPerName[columns[i].name]! > 1 {
+            columns[i].onlyFor = readers[columnNames[i]]
         }
         return (selected.joined(separator: ", "), columns)
     }

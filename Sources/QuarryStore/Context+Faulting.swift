@@ -34,7 +34,7 @@ extension Context {
             if case .attribute(let t) = c.kind { kinds.append(StoreValues.kind(t)) } else { kinds.append(.int) }
         }
         let select = RowSelect(select: String(plan.sql.sql[..<from.lowerBound]), columns: plan.columns, table: table,
-                               kinds: kinds, layout: ObjectLayout(names: plan.columns.map(\.name)))
+                               kinds: kinds, layout: ObjectLayout(columns: plan.columns))
         rowSelects[entity] = select
         return select
     }
@@ -168,12 +168,13 @@ extension Context {
         let entity = info.entity
         var attributes: [Int?] = []
         for a in entity.allAttributes(in: model) where !a.isTransient {
-            attributes.append(layout.index[a.name])
+            attributes.append(layout.slot(a.name, for: entity.name))
         }
         var toOnes: [(name: String, index: Int?, exact: String?)] = []
         for r in entity.allRelationships(in: model) where !r.isToMany {
             guard case .foreignKey? = store.mapping.storage(of: r.name, of: entity.name) else { continue }
-            toOnes.append((r.name, layout.index[r.name] ?? layout.index["_fk_" + r.name], exactEntity(r.destination)))
+            toOnes.append((r.name, layout.slot(r.name, for: entity.name) ?? layout.slot("_fk_" + r.name, for: entity.name),
+                           exactEntity(r.destination)))
         }
         return FillPlan(info: info, layout: layout, attributes: attributes, toOnes: toOnes)
     }

@@ -14,16 +14,15 @@ extension Context {
         let plan = try store.explain(request)
         guard plan.residual == nil else { return adopt(try store.fetch(request)) }
         var kinds: [SQLValueKind] = [.int, .string]
-        var names: [String] = []
         for c in plan.columns {
             switch c.kind {
-            case .attribute(let t): kinds.append(StoreValues.kind(t)); names.append(c.name)
-            case .toOne: kinds.append(.int); names.append("_fk_" + c.name)
+            case .attribute(let t): kinds.append(StoreValues.kind(t))
+            case .toOne: kinds.append(.int)
             }
         }
         // Laid out as the store's objects of the same SELECT would be, so
         // that the fill plans are the same.
-        let layout = ObjectLayout(names: names)
+        let layout = ObjectLayout(columns: plan.columns, toOnePrefix: "_fk_")
         var plans: [FillPlan] = []
         let lookUp = !registry.isEmpty
         var made = FetchedObjects(lookUp: lookUp)

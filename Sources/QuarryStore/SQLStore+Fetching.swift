@@ -90,10 +90,7 @@ extension SQLStore {
             case .toOne: kinds.append(.int)
             }
         }
-        let layout = ObjectLayout(names: columns.map { c in
-            if case .toOne = c.kind { return "_fk_" + c.name }
-            return c.name
-        })
+        let layout = ObjectLayout(columns: columns, toOnePrefix: "_fk_")
         var objects: [StoredObject] = []
         let width = columns.count
         // An empty registry is not even looked in; new objects are appended

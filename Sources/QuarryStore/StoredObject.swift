@@ -15,13 +15,36 @@
 /// Where each named value sits in a stored object's value array.
 final class ObjectLayout: @unchecked Sendable {
     let names: [String]
+    /// Each name's position: its only column, or (for a name several
+    /// columns share) the first, which `perEntity` overrides.
     let index: [String: Int]
+    /// Entity → name → position, for names that sibling sub-entities store
+    /// in different columns: a row reads its own entity's column, never a
+    /// sibling's (which, for it, is NULL or stale).
+    let perEntity: [String: [String: Int]]
 
-    init(names: [String]) {
-        self.names = names
+    /// The layout of `columns`, each under its name (to-ones under
+    /// `toOnePrefix` + name).
+    init(columns: [PlannedColumn], toOnePrefix: String = "") {
+        names = columns.map { c in
+            if case .toOne = c.kind { return toOnePrefix + c.name }
+            return c.name
+        }
         var index: [String: Int] = [:]
-        for (i, n) in names.enumerated() { index[n] = i }
+        var perEntity: [String: [String: Int]] = [:]
+        for (i, n) in names.enumerated() {
+            if index[n] == nil { index[n] = i }
+            for entity in columns[i].onlyFor ?? [] { perEntity[entity, default: [:]][n] = i }
+        }
         self.index = index
+        self.perEntity = perEntity
+    }
+
+    /// The position of `name` for an object of `entity`.
+    @inline(__always)
+    func slot(_ name: String, for entity: String) -> Int? {
+        if !perEntity.isEmpty, let i = perEntity[entity]?[name] { return i }
+        return index[name]
     }
 }
 
@@ -110,7 +133,7 @@ public final class StoredObject: KeyValueAccessible, Registrable, @unchecked Sen
     }
 
     public func value(forKey key: String) -> Value? {
-        if let i = layout.index[key] { return storage[i] }
+        if let i = layout.slot(key, for: id.entity) { return storage[i] }
         if let loaded = loadedRelationships?[key] { return loaded }
         guard let property = store.model.entity(named: id.entity)?.property(named: key, in: store.model) else { return nil }
         switch property {
@@ -128,7 +151,7 @@ public final class StoredObject: KeyValueAccessible, Registrable, @unchecked Sen
 
     /// A stored foreign key (nil when the relationship holds none).
     func foreignKey(_ relationship: String) -> Value? {
-        layout.index["_fk_" + relationship].map { storage[$0] }
+        layout.slot("_fk_" + relationship, for: id.entity).map { storage[$0] }
     }
 
     public var description: String {
