@@ -146,17 +146,18 @@ extension PredicateLowerer {
         case .aggregate(let op, let attribute, let owner):
             guard let raw = column(attribute.name, of: owner, alias: path.elementAlias) else { throw .unsupported("transient attribute") }
             let (c, valueType) = try converted(raw, type: attribute.type, suffix: bound.suffix)
-            guard valueType.isNumeric || valueType == .date || (valueType == .string && (op == "min" || op == "max")) else {
-                throw .unsupported("@\(op) of \(valueType.rawValue)")
+            guard valueType.isNumeric || valueType == .date || (valueType == .string && (op == .min || op == .max)) else {
+                throw .unsupported("\(op.spelling) of \(valueType.rawValue)")
             }
             switch op {
-            case "sum": select = context.dialect.sum(c, integer: valueType.isInteger)
-            case "avg": select = context.dialect.elementAverage(c); nullable = true
-            case "average": select = context.dialect.average(c); nullable = true
-            case "min": select = "MIN(\(c))"; nullable = true
-            default: select = "MAX(\(c))"; nullable = true
+            case .sum: select = context.dialect.sum(c, integer: valueType.isInteger)
+            case .elementAverage: select = context.dialect.elementAverage(c); nullable = true
+            case .average: select = context.dialect.average(c); nullable = true
+            case .min: select = "MIN(\(c))"; nullable = true
+            case .max: select = "MAX(\(c))"; nullable = true
+            case .count: throw .unsupported("count of an attribute")
             }
-            type = op == "avg" || op == "average" ? .double : valueType
+            type = op.isAverage ? .double : valueType
         default:
             throw .unsupported("aggregate")
         }

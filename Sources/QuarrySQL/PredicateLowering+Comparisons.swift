@@ -71,20 +71,20 @@ extension PredicateLowerer {
                 return try membership(l, items, folding)
             }
             // 'oh' IN name: the substring form.
-            return try stringFunction("quarry_contains", r, l, folding)
+            return try stringFunction(.contains, r, l, folding)
         case .contains:
             if case .constant(let collection) = l, let items = PredicateLowerer.elements(collection) {
                 return try membership(r, items, folding)
             }
-            return try stringFunction("quarry_contains", l, r, folding)
-        case .beginsWith: return try stringFunction("quarry_begins", l, r, folding)
-        case .endsWith: return try stringFunction("quarry_ends", l, r, folding)
-        case .like: return try stringFunction("quarry_like", l, r, folding)
+            return try stringFunction(.contains, l, r, folding)
+        case .beginsWith: return try stringFunction(.beginsWith, l, r, folding)
+        case .endsWith: return try stringFunction(.endsWith, l, r, folding)
+        case .like: return try stringFunction(.like, l, r, folding)
         case .matches:
             // PostgreSQL's regular expressions are not ICU's: only patterns
             // that mean the same there run in SQL; the rest run in memory.
             if context.dialect == .postgres { return try postgresMatches(l, r, folding) }
-            return try stringFunction("quarry_matches", l, r, folding)
+            return try stringFunction(.matches, l, r, folding)
         case .utiConformsTo, .utiEquals: throw .unsupported("UTI operators")
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
             return try scalarComparison(l, op, r, folding)
@@ -141,21 +141,6 @@ extension PredicateLowerer {
         }
     }
 
-    /// Whether a constant can equal a value of the attribute type (unrelated
-    /// types are simply not equal in Apple, and never ordered).
-    static func compatible(_ v: Value, _ type: AttributeType?) -> Bool {
-        guard let type else { return true }
-        switch v {
-        case .null: return true
-        case .int, .double, .decimal, .bool: return type.isNumeric || type == .boolean
-        case .string: return type == .string || type == .uri
-        case .date: return type == .date
-        case .uuid: return type == .uuid
-        case .data: return type == .binary
-        default: return false
-        }
-    }
-
     func scalarComparison(_ l: Operand, _ op: ComparisonOperator, _ r: Operand, _ folding: Folding) throws(LoweringError) -> SQLCondition {
         // nil: only == and != say anything.
         if case .constant(.null) = l { return try nilComparison(r, op) }
@@ -167,8 +152,8 @@ extension PredicateLowerer {
             throw .unsupported("comparing a row with a value")
         }
         // A constant of an unrelated type: never equal, never ordered.
-        if let v = a.constant, !PredicateLowerer.compatible(v, b.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
-        if let v = b.constant, !PredicateLowerer.compatible(v, a.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
+        if let v = a.constant, !TypeRule.compatible(v, b.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
+        if let v = b.constant, !TypeRule.compatible(v, a.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
         if a.isObject && op != .equal && op != .notEqual { throw .unsupported("ordering rows") }
         // Rows of unrelated entities are never the same object, whatever
         // their keys (keys are only unique within a table).
@@ -217,7 +202,7 @@ extension PredicateLowerer {
         var matchesNil = false
         for item in items {
             if item.isNull { matchesNil = true; continue }
-            guard PredicateLowerer.compatible(item, s.type), Self.isScalar(item) else { continue }
+            guard TypeRule.compatible(item, s.type), Self.isScalar(item) else { continue }
             var bound = PredicateLowerer.bindable(item)
             if fold, case .string(let t) = item { bound = .string(StoredText.composed(folding.fold(StoredText.composed(t)))) }
             values.append(bound)
@@ -240,7 +225,7 @@ extension PredicateLowerer {
     }
 
     /// A string operator: false unless both sides can be strings.
-    func stringFunction(_ name: String, _ subject: Operand, _ needle: Operand, _ folding: Folding) throws(LoweringError) -> SQLCondition {
+    func stringFunction(_ op: StringOperator, _ subject: Operand, _ needle: Operand, _ folding: Folding) throws(LoweringError) -> SQLCondition {
         for o in [subject, needle] {
             switch o {
             case .constant(let v):
@@ -256,7 +241,7 @@ extension PredicateLowerer {
         }
         let a = try side(subject, folding: .none, foldStrings: false)
         let b = try side(needle, folding: .none, foldStrings: false)
-        return SQLCondition(fragment: "\(name)(" + a.sql + ", " + b.sql + ", \(flags(folding)))", nullable: true)
+        return SQLCondition(fragment: "\(op.sqlFunction)(" + a.sql + ", " + b.sql + ", \(flags(folding)))", nullable: true)
     }
 }
 
