@@ -25,7 +25,7 @@ struct EngineFuzzTests {
         var errors = 0
         let started = Date()
         for _ in 0..<count {
-            let node = fuzzer.predicate(depth: 3)
+            let node = fuzzer.draw()
             let outcomes = EngineFuzzer.outcomes(node.description, stores: stores)
             if case .error? = outcomes.first?.1 { errors += 1 }
             guard outcomes.contains(where: { $0.1 != outcomes[0].1 }) else { continue }
@@ -39,6 +39,12 @@ struct EngineFuzzTests {
         print("fuzz-engines: \(count) predicates in \(String(format: "%.1f", seconds)) s, \(errors) failed the same way everywhere, "
               + "\(found.count) minimal disagreements; productions covered \(GrammarFuzzer.productions.count - missing.count)/\(GrammarFuzzer.productions.count)")
         print("fuzz-engines: coverage " + fuzzer.coverage.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+        // The grammar's productions, through the categories that draw them.
+        let grammar = GrammarCoverage.drawn(fuzzer.coverage)
+        let undrawn = grammar.filter { $0.1 == 0 }.map(\.0)
+        print("fuzz-engines: grammar productions drawn \(grammar.count - undrawn.count)/\(grammar.count) claimed "
+              + "(\(GrammarCoverage.notGenerated.count) not generated: \(GrammarCoverage.notGenerated.keys.sorted().joined(separator: ", "))): "
+              + grammar.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
         if !found.isEmpty {
             let path = NSTemporaryDirectory() + "quarry-fuzz-\(seed).sqlite"
             unlink(path)
@@ -49,7 +55,8 @@ struct EngineFuzzTests {
                 print("    quarry --store \(path) --engine memory -c '\(statement)'; quarry --store \(path) --engine sql -c '\(statement)'")
             }
         }
-        #expect(missing.isEmpty, "productions never drawn: \(missing)")
+        #expect(missing.isEmpty, "categories never drawn: \(missing)")
+        #expect(undrawn.isEmpty, "grammar productions never drawn: \(undrawn)")
         #expect(found.isEmpty, "seed \(seed): \(found.count) disagreements, e.g. \(found.keys.sorted().prefix(5))")
     }
 }
