@@ -155,6 +155,7 @@ extension PredicateLowerer {
         if let v = a.constant, !TypeRule.compatible(v, b.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
         if let v = b.constant, !TypeRule.compatible(v, a.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
         if a.isObject && op != .equal && op != .notEqual { throw .unsupported("ordering rows") }
+        if inexactOnPostgres(a, b) || inexactOnPostgres(b, a) { throw .unsupported("an integer beyond 2^53 against a floating-point value") }
         // Rows of unrelated entities are never the same object, whatever
         // their keys (keys are only unique within a table).
         if case .object(_, let x, _) = l, case .object(_, let y, _) = r,
@@ -172,6 +173,17 @@ extension PredicateLowerer {
             let symbol = op == .less ? " < " : op == .lessOrEqual ? " <= " : op == .greater ? " > " : " >= "
             return SQLCondition(fragment: .infix(a.sql, symbol, b.sql), nullable: true)
         }
+    }
+
+    /// Whether PostgreSQL would compare `constant` with `other` inexactly: it
+    /// converts a BIGINT to DOUBLE PRECISION against a floating-point value,
+    /// so 2^53 + 1 equals 2^53 there, where the evaluator (and SQLite)
+    /// compare an integer with a double exactly. Such comparisons run in
+    /// memory (found by the random-model fuzzer).
+    func inexactOnPostgres(_ constant: Side, _ other: Side) -> Bool {
+        guard context.dialect == .postgres, case .int(let i)? = constant.constant, i.magnitude > 1 << 53 else { return false }
+        guard let type = other.type else { return true }
+        return !type.isInteger
     }
 
     /// `x == nil` and `x != nil`; any other comparison with nil is false.
@@ -203,6 +215,9 @@ extension PredicateLowerer {
         for item in items {
             if item.isNull { matchesNil = true; continue }
             guard TypeRule.compatible(item, s.type), Self.isScalar(item) else { continue }
+            if inexactOnPostgres(Side(sql: SQLFragment(""), type: nil, nullable: false, constant: item, isObject: false), s) {
+                throw .unsupported("an integer beyond 2^53 against a floating-point value")
+            }
             var bound = PredicateLowerer.bindable(item)
             if fold, case .string(let t) = item { bound = .string(StoredText.composed(folding.fold(StoredText.composed(t)))) }
             values.append(bound)

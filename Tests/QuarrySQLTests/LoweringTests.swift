@@ -92,8 +92,8 @@ struct LoweringTests {
          #"(SELECT AVG(t1."salary") FROM "Employee" t1 WHERE t1."department" = t0."_pk") > ?"#, [.int(50000)]),
         ("count:(employees) == 0",
          #"(SELECT COUNT(*) FROM "Employee" t1 WHERE t1."department" = t0."_pk") = ?"#, [.int(0)]),
-        ("employees.@sum.salary >= 10",
-         #"(SELECT COALESCE(SUM(t1."salary"), 0) FROM "Employee" t1 WHERE t1."department" = t0."_pk") >= ?"#, [.int(10)]),
+        ("employees.@sum.age >= 10",
+         #"(SELECT COALESCE(SUM(t1."age"), 0) FROM "Employee" t1 WHERE t1."department" = t0."_pk") >= ?"#, [.int(10)]),
         ("SUBQUERY(employees, $e, $e.active == NO AND $e.age > 60).@count > 0",
          #"(SELECT COUNT(*) FROM "Employee" t1 WHERE t1."department" = t0."_pk" AND ((t1."active" = ?) AND (t1."age" > ?))) > ?"#,
          [.int(0), .int(60), .int(0)]),
@@ -111,7 +111,11 @@ struct LoweringTests {
     }
 
     @Test(arguments: [("salary ** 2 > 4", "salary ** 2 > 4"), ("FUNCTION(SELF, 'f') == 1", #"FUNCTION(SELF, "f") == 1"#),
-                      ("name == 'a' AND salary ** 2 > 4", "salary ** 2 > 4"), ("salary / 0 > 1", "salary / 0 > 1")])
+                      ("name == 'a' AND salary ** 2 > 4", "salary ** 2 > 4"), ("salary / 0 > 1", "salary / 0 > 1"),
+                      // The evaluator raises on a sum of dates; an Integer 64 sum may overflow.
+                      ("department.employees.@sum.startDate > 5", "department.employees.@sum.startDate > 5"),
+                      ("department.employees.@avg.startDate > 5", "department.employees.@avg.startDate > 5"),
+                      ("department.employees.@sum.salary > 5", "department.employees.@sum.salary > 5")])
     func unsupportedPartsBecomeResidual(format: String, residual: String) throws {
         let (_, _, rest) = try lower(format)
         #expect(rest == residual)

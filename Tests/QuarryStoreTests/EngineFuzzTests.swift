@@ -60,3 +60,43 @@ struct EngineFuzzTests {
         #expect(found.isEmpty, "seed \(seed): \(found.count) disagreements, e.g. \(found.keys.sorted().prefix(5))")
     }
 }
+
+/// The same differential run on randomly drawn models (EngineFuzzer+Models.swift).
+@Suite("Fuzzer: engines agree on random models", .serialized)
+struct RandomModelFuzzTests {
+    @Test func randomModelsAgreeOnEveryEngine() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let models = Int(environment["QUARRY_FUZZ_MODELS"] ?? "") ?? 5
+        let perModel = Int(environment["QUARRY_FUZZ_MODEL_COUNT"] ?? "") ?? 600
+        let seed = environment["QUARRY_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+        print("fuzz-models: seed \(seed), \(models) models × \(perModel) predicates, engines: \(TestEngine.available.map(\.rawValue))")
+        var rng = Seeded(state: seed)
+        var found: [String: FuzzDisagreement] = [:]
+        var errors = 0
+        for m in 0..<models {
+            let model = RandomModel(rng: &rng)
+            let dataSeed = rng.next()
+            let stores = try TestEngine.available.map { engine in
+                let store = try engine.emptyStore(model: model.model)
+                try model.fill(store, seed: dataSeed)
+                return (engine.rawValue, store)
+            }
+            var fuzzer = ModelFuzzer(rng: Seeded(state: rng.next()), model: model)
+            for _ in 0..<perModel {
+                let entity = fuzzer.pick(RandomModel.entities)
+                let node = fuzzer.predicate(entity, depth: 2)
+                let outcomes = EngineFuzzer.outcomes(node.description, stores: stores, entity: entity)
+                if case .error? = outcomes.first?.1 { errors += 1 }
+                guard outcomes.contains(where: { $0.1 != outcomes[0].1 }) else { continue }
+                let small = EngineFuzzer.shrink(node, stores: stores, entity: entity)
+                let key = "model \(m) \(entity): \(small)"
+                if found[key] == nil, let d = EngineFuzzer.disagreement(small.description, stores: stores, entity: entity) {
+                    found[key] = d
+                    print("fuzz-models: DISAGREEMENT (seed \(seed), model \(m), FETCH \(entity))\n    \(d)")
+                }
+            }
+        }
+        print("fuzz-models: \(models * perModel) predicates, \(errors) failed the same way everywhere, \(found.count) minimal disagreements")
+        #expect(found.isEmpty, "seed \(seed): \(found.count) disagreements, e.g. \(found.keys.sorted().prefix(5))")
+    }
+}

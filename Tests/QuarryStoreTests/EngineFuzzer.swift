@@ -203,11 +203,11 @@ struct FuzzDisagreement: CustomStringConvertible {
 
 enum EngineFuzzer {
     /// The outcomes of `format` on every engine: memory and SQL on each store.
-    static func outcomes(_ format: String, stores: [(String, SQLStore)]) -> [(String, EngineOutcome)] {
+    static func outcomes(_ format: String, stores: [(String, SQLStore)], entity: String = "Employee") -> [(String, EngineOutcome)] {
         var out: [(String, EngineOutcome)] = []
         let request: FetchRequest
         do {
-            request = FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate(format))
+            request = FetchRequest(entity: entity, predicate: try Parser.parsePredicate(format))
         } catch {
             return [("parse", .error(EngineOutcome.code(of: error)))]
         }
@@ -235,8 +235,8 @@ enum EngineFuzzer {
     }
 
     /// The first pair of engines that disagree on `format`, if any.
-    static func disagreement(_ format: String, stores: [(String, SQLStore)]) -> FuzzDisagreement? {
-        let all = outcomes(format, stores: stores)
+    static func disagreement(_ format: String, stores: [(String, SQLStore)], entity: String = "Employee") -> FuzzDisagreement? {
+        let all = outcomes(format, stores: stores, entity: entity)
         guard let first = all.first else { return nil }
         for other in all.dropFirst() where other.1 != first.1 {
             return FuzzDisagreement(format: format, left: first.0, right: other.0, leftOutcome: first.1, rightOutcome: other.1)
@@ -245,12 +245,12 @@ enum EngineFuzzer {
     }
 
     /// `node` made as small as it can be while some engines still disagree.
-    static func shrink(_ node: FuzzNode, stores: [(String, SQLStore)]) -> FuzzNode {
+    static func shrink(_ node: FuzzNode, stores: [(String, SQLStore)], entity: String = "Employee") -> FuzzNode {
         var current = node
         var improved = true
         while improved {
             improved = false
-            for candidate in current.shrinks where disagreement(candidate.description, stores: stores) != nil {
+            for candidate in current.shrinks where disagreement(candidate.description, stores: stores, entity: entity) != nil {
                 current = candidate
                 improved = true
                 break
