@@ -13,7 +13,8 @@ struct EngineFuzzRegressionTests {
             Relationship(name: "parts", destination: "Part", isToMany: true, inverse: "box"),
         ]),
         Entity(name: "Part", attributes: [Attribute(name: "n", type: .integer64), Attribute(name: "d", type: .date),
-                                          Attribute(name: "small", type: .integer16), Attribute(name: "x", type: .double)], relationships: [
+                                          Attribute(name: "small", type: .integer16), Attribute(name: "x", type: .double),
+                                          Attribute(name: "f", type: .double)], relationships: [
             Relationship(name: "box", destination: "Box", inverse: "parts"),
         ]),
     ])
@@ -24,8 +25,10 @@ struct EngineFuzzRegressionTests {
         // Box 0: a sum that overflows Int64; box 1: one that fits; box 2: no parts.
         let parts: [(Int, Value, Value)] = [(0, .int(.max), .date(0.5)), (0, .int(.max), .date(-1e9)), (0, .int(-32768), .null),
                                             (1, .int(.max), .date(1e9)), (1, .int(.min), .null), (1, .null, .date(0))]
-        for (box, n, d) in parts {
-            _ = try store.insert("Part", ["n": n, "d": d, "small": .int(7), "x": .double(9_007_199_254_740_992)], toOne: ["box": boxes[box]])
+        let floats: [Value] = [.double(1e300), .double(0.1), .double(-1e300), .double(-0.0), .double(16_777_216), .null]
+        for (i, (box, n, d)) in parts.enumerated() {
+            _ = try store.insert("Part", ["n": n, "d": d, "small": .int(7), "x": .double(9_007_199_254_740_992), "f": floats[i]],
+                                 toOne: ["box": boxes[box]])
         }
         return store
     }
@@ -49,6 +52,12 @@ struct EngineFuzzRegressionTests {
         ("Part", "x < 9007199254740993", "rows"),
         ("Part", "x == 9007199254740993", "rows"),
         ("Part", "x IN {9007199254740993, 1}", "rows"),
+        // Floating-point sums: compensated in the evaluator, not in SQL.
+        ("Box", "parts.@sum.f == 0.1", "rows"),
+        ("Box", "parts.@sum.f < 16777216", "rows"),
+        ("Box", "parts.@avg.f > -0.0", "rows"),
+        ("Part", "box.parts.@avg.f > 1.5", "rows"),
+        ("Box", "average:(parts.f) > 0", "rows"),
     ]
 
     @Test(arguments: TestEngine.available, cases.indices)
