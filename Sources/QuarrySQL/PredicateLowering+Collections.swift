@@ -167,8 +167,12 @@ extension PredicateLowerer {
             }
             switch op {
             case .sum: select = context.dialect.sum(c, integer: valueType.isInteger)
-            case .elementAverage: select = context.dialect.elementAverage(c); nullable = true
-            case .average: select = context.dialect.average(c); nullable = true
+            case .elementAverage:
+                select = valueType == .integer64 ? exactAverage(c, skippingNil: false) : context.dialect.elementAverage(c)
+                nullable = true
+            case .average:
+                select = valueType == .integer64 ? exactAverage(c, skippingNil: true) : context.dialect.average(c)
+                nullable = true
             case .min: select = "MIN(\(c))"; nullable = true
             case .max: select = "MAX(\(c))"; nullable = true
             case .count: throw .unsupported("count of an attribute")

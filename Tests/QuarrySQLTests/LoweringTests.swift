@@ -86,10 +86,15 @@ struct LoweringTests {
         ("ANY employees.salary > 100000",
          #"EXISTS (SELECT 1 FROM "Employee" t1 WHERE t1."department" = t0."_pk" AND (t1."salary" > ?))"#, [.int(100000)]),
         // @avg divides by the elements (a nil counts as 0); average: is AVG.
+        ("employees.@avg.age > 50",
+         #"(SELECT (TOTAL(t1."age") / NULLIF(COUNT(*), 0)) FROM "Employee" t1 WHERE t1."department" = t0."_pk") > ?"#, [.int(50)]),
+        ("average:(employees.age) > 50",
+         #"(SELECT AVG(t1."age") FROM "Employee" t1 WHERE t1."department" = t0."_pk") > ?"#, [.int(50)]),
+        // Integer 64: the exact sum (high and low 32 bits apart) rounded once (PredicateLowering+Averages).
         ("employees.@avg.salary > 50000",
-         #"(SELECT (TOTAL(t1."salary") / NULLIF(COUNT(*), 0)) FROM "Employee" t1 WHERE t1."department" = t0."_pk") > ?"#, [.int(50000)]),
+         #"(SELECT ((CAST(COALESCE(SUM((t1."salary") >> 32), 0) AS REAL) * 4294967296.0 + CAST(COALESCE(SUM((t1."salary") & 4294967295), 0) AS REAL)) / NULLIF(COUNT(*), 0)) FROM "Employee" t1 WHERE t1."department" = t0."_pk") > ?"#, [.int(50000)]),
         ("average:(employees.salary) > 50000",
-         #"(SELECT AVG(t1."salary") FROM "Employee" t1 WHERE t1."department" = t0."_pk") > ?"#, [.int(50000)]),
+         #"(SELECT ((CAST(COALESCE(SUM((t1."salary") >> 32), 0) AS REAL) * 4294967296.0 + CAST(COALESCE(SUM((t1."salary") & 4294967295), 0) AS REAL)) / NULLIF(COUNT(t1."salary"), 0)) FROM "Employee" t1 WHERE t1."department" = t0."_pk") > ?"#, [.int(50000)]),
         ("count:(employees) == 0",
          #"(SELECT COUNT(*) FROM "Employee" t1 WHERE t1."department" = t0."_pk") = ?"#, [.int(0)]),
         ("employees.@sum.age >= 10",
