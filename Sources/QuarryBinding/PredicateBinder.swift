@@ -7,8 +7,9 @@
 // This is what makes a misspelt key the same bind error (B002 with its "did
 // you mean") on every engine: the SQL lowering binds what it lowers with the
 // same KeyPathBinder, and what it cannot lower (the residual, which the
-// evaluator runs) goes through this pass; the memory engine plans through
-// the same lowering. A key path this pass cannot place — one after a `$x`
+// evaluator runs) goes through this pass, which also refuses a to-many path
+// compared as a whole (B003) with the lowering's own error; the memory
+// engine plans through the same lowering. A key path this pass cannot place — one after a `$x`
 // no SUBQUERY binds (a substitution variable), a dynamic `%K` component, a
 // key of a computed value — is left to evaluation, as before.
 import QuarrySyntax
@@ -40,7 +41,45 @@ public struct PredicateBinder {
         case .comparison(let c):
             try check(c.lhs)
             try check(c.rhs)
+            guard c.modifier == .direct else { return }
+            // A to-many path compared as a whole (the lowering's rule, with
+            // the same error): only membership (CONTAINS, IN) takes one.
+            let l = isToMany(c.lhs), r = isToMany(c.rhs)
+            if l && !(c.op == .contains && !r) { throw PredicateBinder.toManyWithoutQuantifier(at: c.lhs.span) }
+            if r && !(c.op == .in && !l) { throw PredicateBinder.toManyWithoutQuantifier(at: c.rhs.span) }
         }
+    }
+
+    /// The error for a to-many key path compared without ANY, ALL or NONE.
+    public static func toManyWithoutQuantifier(at span: SourceSpan) -> Diagnostic {
+        Diagnostic(.toManyWithoutQuantifier, "a to-many key path compares the whole collection here", at: span,
+                   hints: ["use ANY, ALL or NONE before the comparison, or @count"], stage: .bind)
+    }
+
+    /// Whether `e` is a key path to the elements of a to-many relationship
+    /// (or their attribute), not an aggregate of them.
+    private func isToMany(_ e: Expression) -> Bool {
+        guard case .keyPath(let base, let path) = e.kind, let start = start(of: base), !isDynamic(path),
+              let bound = try? binder.bind(path, from: start, span: e.span), bound.isToMany else { return false }
+        switch bound.terminal {
+        case .attribute, .object: return true
+        case .count, .aggregate: return false
+        }
+    }
+
+    /// The entity a key path on `base` starts from; nil when it is not one
+    /// of the model's (a computed value, an unbound variable).
+    private func start(of base: Expression?) -> String? {
+        switch base?.kind {
+        case nil, .evaluatedObject?: return entity
+        case .variable(let name)?: return variables[name]
+        case .some: return nil
+        }
+    }
+
+    /// `$x` and `%K` inside a path are substituted later.
+    private func isDynamic(_ path: [String]) -> Bool {
+        path.contains(where: { ($0.utf8.first == UInt8(ascii: "$") && $0.hasPrefix("$")) || ($0.utf8.first == UInt8(ascii: "%") && $0.hasPrefix("%")) })
     }
 
     /// Throws the first bind error among the key paths of `e`.
@@ -84,10 +123,7 @@ public struct PredicateBinder {
             // the base contains binds.
             return try check(base!)
         }
-        // `$x` and `%K` inside a path are substituted later.
-        if path.contains(where: { ($0.utf8.first == UInt8(ascii: "$") && $0.hasPrefix("$")) || ($0.utf8.first == UInt8(ascii: "%") && $0.hasPrefix("%")) }) {
-            return
-        }
+        if isDynamic(path) { return }
         _ = try binder.bind(path, from: start, span: span)
     }
 
@@ -104,15 +140,7 @@ public struct PredicateBinder {
 
     /// The entity of the elements of a to-many key path ending at objects.
     private func elementEntity(of collection: Expression) -> String? {
-        guard case .keyPath(let base, let path) = collection.kind else { return nil }
-        let start: String
-        switch base?.kind {
-        case nil, .evaluatedObject?: start = entity
-        case .variable(let name)?:
-            guard let e = variables[name] else { return nil }
-            start = e
-        case .some: return nil
-        }
+        guard case .keyPath(let base, let path) = collection.kind, let start = start(of: base) else { return nil }
         guard let bound = try? binder.bind(path, from: start, span: collection.span), bound.isToMany,
               case .object(let e) = bound.terminal else { return nil }
         return e

@@ -41,8 +41,7 @@ extension PredicateLowerer {
     }
 
     func toManyError(_ span: SourceSpan) -> LoweringError {
-        bindError(.toManyWithoutQuantifier, "a to-many key path compares the whole collection here", span,
-                  hints: ["use ANY, ALL or NONE before the comparison, or @count"])
+        .bind(PredicateBinder.toManyWithoutQuantifier(at: span))
     }
 
     static func elements(_ v: Value) -> [Value]? {

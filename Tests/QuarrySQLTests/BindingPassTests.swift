@@ -43,6 +43,24 @@ struct BindingPassTests {
         #expect(fromPlanner?.span == fromPass?.span)
     }
 
+    /// A to-many path compared as a whole is B003 whether its conjunct lowers
+    /// or not: PostgreSQL keeps MATCHES[c] with a class in memory, where the
+    /// lowering's own check never ran (the engine fuzzer's seed
+    /// 2705563203188962052: B003 on SQLite, 128 rows on PostgreSQL).
+    @Test(arguments: ["name MATCHES[c] '.*[0-9]' OR projects.budget > 5", "projects.budget > 5", "salary ** 2 > 4 OR projects.name == 'x'",
+                      "TERNARY(active == YES, 1, 0) == 1 AND 5 < projects.budget",
+                      "SUBQUERY(department.employees, $e, FUNCTION($e, 'f') == 1 OR $e.projects.budget > 1).@count > 0"])
+    func toManyComparedWholeIsB003OnEveryDialect(format: String) throws {
+        let p = try Parser.parsePredicate(format)
+        for dialect in SQLDialect.allCases {
+            let d = #expect(throws: Diagnostic.self) {
+                try SQLPlanner.plan(FetchRequest(entity: "Employee", predicate: p), mapping: StoreMapping(model: companyModel, dialect: dialect))
+            }
+            #expect(d?.code == .toManyWithoutQuantifier, "\(dialect)")
+            #expect(d?.hints == ["use ANY, ALL or NONE before the comparison, or @count"])
+        }
+    }
+
     /// Key paths the pass leaves to evaluation: bound later, or not the model's.
     static let leftToEvaluation = [
         "$x.whatever == 1", "FUNCTION(SELF, 'f').whatever == 1", "SUBQUERY(projects, $p, $p.budget > salary).@count > 0",
