@@ -27,8 +27,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "QuarrySyntax"),
-        .target(name: "QuarryEvaluation", dependencies: ["QuarrySyntax"]),
         .target(name: "QuarryModel", dependencies: ["QuarrySyntax", .product(name: "Yams", package: "Yams")]),
+        // The binding pass (issue 18): key paths resolved against a model once,
+        // and the vocabulary (collection operators, aggregates, string
+        // operators, scalar keys, the type rule) both engines switch on.
+        .target(name: "QuarryBinding", dependencies: ["QuarrySyntax", "QuarryModel"]),
+        .target(name: "QuarryEvaluation", dependencies: ["QuarrySyntax", "QuarryBinding"]),
         .target(name: "QuarrySQL", dependencies: ["QuarryModel", "QuarryEvaluation"]),
         // `quarry lint`: format strings in Swift/Objective-C sources checked against models.
         .target(name: "QuarryLint", dependencies: ["QuarrySyntax", "QuarryModel", .product(name: "Yams", package: "Yams")]),

@@ -82,14 +82,14 @@ enum Aggregates {
         if n == 0 { return .null }
         let count = Double(n)
         switch total(ns) {
-        case .int(let i):
-            if i.magnitude < (1 << 53) { return .double(Double(i) / count) }
-            return .double(Number.double(Decimal(i) / Decimal(n)))
+        // Integers: the exact sum rounded once to a double, divided by the
+        // count — what SQL computes exactly too (PredicateLowering+Averages),
+        // so the stores need not leave integer averages to memory.
+        case .int(let i): return .double(Double(i) / count)
         case .double(let d): return .double(d / count)
         case .decimal(let d):
             let hasDecimal = ns.contains { if case .decimal = $0 { return true } else { return false } }
-            let avg = d / Decimal(n)
-            return hasDecimal ? .decimal(avg) : .double(Number.double(avg))
+            return hasDecimal ? .decimal(d / Decimal(n)) : .double(Number.double(d) / count)
         }
     }
 

@@ -9,6 +9,9 @@
 
 struct Comparator: Sendable {
     let op: ComparisonOperator
+    /// The string operator `op` is (QuarryBinding's enum, the one the SQL
+    /// lowering picks its `quarry_*` function by); nil for the others.
+    let stringOperator: StringOperator?
     let folding: Folding
     let matcher: StringMatcher
     let span: SourceSpan
@@ -23,6 +26,7 @@ struct Comparator: Sendable {
     init(op: ComparisonOperator, options: ComparisonOptions, rhs: Value?, timeLimit: Double,
          span: SourceSpan, rhsSpan: SourceSpan) throws(Diagnostic) {
         self.op = op
+        stringOperator = StringOperator(op)
         self.span = span
         let folding = Folding(options)
         self.folding = folding
@@ -140,8 +144,8 @@ struct Comparator: Sendable {
     /// must be strings, otherwise false.
     @inline(__always)
     func stringTest(_ l: Value, _ r: Value) throws(Diagnostic) -> Bool {
-        guard case .string(let s) = l else { return false }
-        switch op {
+        guard case .string(let s) = l, let stringOperator else { return false }
+        switch stringOperator {
         case .like:
             if let like { return like.matches(s) }
             guard case .string(let p) = r else { return false }
@@ -150,13 +154,13 @@ struct Comparator: Sendable {
             if let regex { return try regex.matches(s, span: span) }
             guard case .string(let p) = r, !p.isEmpty else { return false }
             return try regexCache.regex(p, span: span).matches(s, span: span)
-        default:
+        case .beginsWith, .endsWith, .contains:
             let n: FoldedString
             if let needle { n = needle } else {
                 guard case .string(let t) = r else { return false }
                 n = folding.prepare(t)
             }
-            switch op {
+            switch stringOperator {
             case .beginsWith: return matcher.beginsWith(s, n)
             case .endsWith: return matcher.endsWith(s, n)
             default: return matcher.contains(s, n)

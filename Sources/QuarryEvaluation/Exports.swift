@@ -5,6 +5,9 @@
 // arithmetic that never traps) live in the Value+*.swift, StringFolding.swift,
 // Like.swift, Regex.swift and Functions*.swift files.
 @_exported import QuarrySyntax
+// The vocabulary shared with the SQL lowering: collection operators,
+// aggregates, string operators, scalar keys (QuarryBinding).
+@_exported import QuarryBinding
 
 // Foundation has its own `Predicate` and `Expression` (the #Predicate macro's
 // types); inside this module the names mean Quarry's syntax trees.

@@ -107,13 +107,19 @@ enum Builtins {
         }
     }
 
+    static func aggregate(_ a: StoreAggregate, _ f: @escaping @Sendable ([Value], SourceSpan) throws(Diagnostic) -> Value) -> Builtin {
+        aggregate(a.functionName ?? a.spelling, f)
+    }
+
     static let table: [String: Builtin] = {
         var all: [Builtin] = [
-            aggregate("sum:") { (v, s) throws(Diagnostic) in try Aggregates.sum(v, span: s) },
-            aggregate("count:") { (v, _) in .int(Int64(v.count)) },
-            aggregate("min:") { (v, s) throws(Diagnostic) in try Aggregates.extreme(v, wantMax: false, span: s) },
-            aggregate("max:") { (v, s) throws(Diagnostic) in try Aggregates.extreme(v, wantMax: true, span: s) },
-            aggregate("average:") { (v, s) throws(Diagnostic) in try Aggregates.average(v, span: s) },
+            // The aggregates a store also computes are named by StoreAggregate,
+            // the enum the SQL lowering switches on.
+            aggregate(.sum) { (v, s) throws(Diagnostic) in try Aggregates.sum(v, span: s) },
+            aggregate(.count) { (v, _) in .int(Int64(v.count)) },
+            aggregate(.min) { (v, s) throws(Diagnostic) in try Aggregates.extreme(v, wantMax: false, span: s) },
+            aggregate(.max) { (v, s) throws(Diagnostic) in try Aggregates.extreme(v, wantMax: true, span: s) },
+            aggregate(.average) { (v, s) throws(Diagnostic) in try Aggregates.average(v, span: s) },
             aggregate("median:") { (v, s) throws(Diagnostic) in try Aggregates.median(v, span: s) },
             aggregate("mode:") { (v, _) in Aggregates.mode(v) },
             aggregate("stddev:") { (v, s) throws(Diagnostic) in try Aggregates.standardDeviation(v, span: s) },

@@ -18,12 +18,10 @@
 // Scalars answer only a few keys, the ones KVC gives them in Apple: `self`
 // (anything), `length` of a string, and conversions such as `intValue`.
 // Any other key on a scalar is error E009, as NSUnknownKeyException is.
+//
+// The operators are QuarryBinding's CollectionOperator, the enum the SQL
+// lowering switches on too.
 import Foundation
-
-enum CollectionOperator: String, Sendable {
-    case count, sum, avg, min, max
-    case distinctUnionOfObjects, unionOfObjects, distinctUnionOfArrays, unionOfArrays, distinctUnionOfSets
-}
 
 /// A key path split and checked once, at compile time.
 struct CompiledKeyPath: Sendable {
@@ -44,7 +42,7 @@ struct CompiledKeyPath: Sendable {
             if c.hasPrefix("@") {
                 guard let op = CollectionOperator(rawValue: String(c.dropFirst())) else {
                     throw evaluationError(.unsupportedOperation, "unknown collection operator '\(c)'", at: span,
-                                          hints: ["collection operators: @count @sum @avg @min @max @distinctUnionOfObjects @unionOfObjects @distinctUnionOfArrays @unionOfArrays @distinctUnionOfSets"])
+                                          hints: ["collection operators: " + CollectionOperator.spelled])
                 }
                 let rest = Array(components[(i + 1)...])
                 if op == .count {

@@ -47,9 +47,15 @@ struct HashKey: Hashable {
         switch n {
         case .int(let i): hasher.combine(i); return
         case .double(let x): d = x
-        case .decimal(let x): d = Number.double(x)
+        case .decimal(let x):
+            // An integral decimal equals the Int64 of the same value exactly
+            // (beyond 2^53 its double would not).
+            if let i = Int64(x.description) { hasher.combine(i); return }
+            d = Number.double(x)
         }
-        if d == d.rounded(), d >= -9.2e18, d <= 9.2e18 {
+        // Every integral double in Int64's range, -2^63 included (the random-
+        // model fuzzer's `n IN {-9223372036854775808}`: equal, hashed apart).
+        if d == d.rounded(), d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0 {
             hasher.combine(Int64(d))
         } else {
             hasher.combine(d.isNaN ? Double.nan.bitPattern : d.bitPattern)

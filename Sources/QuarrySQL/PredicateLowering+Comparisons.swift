@@ -41,8 +41,7 @@ extension PredicateLowerer {
     }
 
     func toManyError(_ span: SourceSpan) -> LoweringError {
-        bindError(.toManyWithoutQuantifier, "a to-many key path compares the whole collection here", span,
-                  hints: ["use ANY, ALL or NONE before the comparison, or @count"])
+        .bind(PredicateBinder.toManyWithoutQuantifier(at: span))
     }
 
     static func elements(_ v: Value) -> [Value]? {
@@ -71,20 +70,20 @@ extension PredicateLowerer {
                 return try membership(l, items, folding)
             }
             // 'oh' IN name: the substring form.
-            return try stringFunction("quarry_contains", r, l, folding)
+            return try stringFunction(.contains, r, l, folding)
         case .contains:
             if case .constant(let collection) = l, let items = PredicateLowerer.elements(collection) {
                 return try membership(r, items, folding)
             }
-            return try stringFunction("quarry_contains", l, r, folding)
-        case .beginsWith: return try stringFunction("quarry_begins", l, r, folding)
-        case .endsWith: return try stringFunction("quarry_ends", l, r, folding)
-        case .like: return try stringFunction("quarry_like", l, r, folding)
+            return try stringFunction(.contains, l, r, folding)
+        case .beginsWith: return try stringFunction(.beginsWith, l, r, folding)
+        case .endsWith: return try stringFunction(.endsWith, l, r, folding)
+        case .like: return try stringFunction(.like, l, r, folding)
         case .matches:
             // PostgreSQL's regular expressions are not ICU's: only patterns
             // that mean the same there run in SQL; the rest run in memory.
             if context.dialect == .postgres { return try postgresMatches(l, r, folding) }
-            return try stringFunction("quarry_matches", l, r, folding)
+            return try stringFunction(.matches, l, r, folding)
         case .utiConformsTo, .utiEquals: throw .unsupported("UTI operators")
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
             return try scalarComparison(l, op, r, folding)
@@ -141,21 +140,6 @@ extension PredicateLowerer {
         }
     }
 
-    /// Whether a constant can equal a value of the attribute type (unrelated
-    /// types are simply not equal in Apple, and never ordered).
-    static func compatible(_ v: Value, _ type: AttributeType?) -> Bool {
-        guard let type else { return true }
-        switch v {
-        case .null: return true
-        case .int, .double, .decimal, .bool: return type.isNumeric || type == .boolean
-        case .string: return type == .string || type == .uri
-        case .date: return type == .date
-        case .uuid: return type == .uuid
-        case .data: return type == .binary
-        default: return false
-        }
-    }
-
     func scalarComparison(_ l: Operand, _ op: ComparisonOperator, _ r: Operand, _ folding: Folding) throws(LoweringError) -> SQLCondition {
         // nil: only == and != say anything.
         if case .constant(.null) = l { return try nilComparison(r, op) }
@@ -167,9 +151,10 @@ extension PredicateLowerer {
             throw .unsupported("comparing a row with a value")
         }
         // A constant of an unrelated type: never equal, never ordered.
-        if let v = a.constant, !PredicateLowerer.compatible(v, b.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
-        if let v = b.constant, !PredicateLowerer.compatible(v, a.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
+        if let v = a.constant, !TypeRule.compatible(v, b.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
+        if let v = b.constant, !TypeRule.compatible(v, a.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
         if a.isObject && op != .equal && op != .notEqual { throw .unsupported("ordering rows") }
+        if inexactOnPostgres(a, b) || inexactOnPostgres(b, a) { throw .unsupported("an integer beyond 2^53 against a floating-point value") }
         // Rows of unrelated entities are never the same object, whatever
         // their keys (keys are only unique within a table).
         if case .object(_, let x, _) = l, case .object(_, let y, _) = r,
@@ -187,6 +172,17 @@ extension PredicateLowerer {
             let symbol = op == .less ? " < " : op == .lessOrEqual ? " <= " : op == .greater ? " > " : " >= "
             return SQLCondition(fragment: .infix(a.sql, symbol, b.sql), nullable: true)
         }
+    }
+
+    /// Whether PostgreSQL would compare `constant` with `other` inexactly: it
+    /// converts a BIGINT to DOUBLE PRECISION against a floating-point value,
+    /// so 2^53 + 1 equals 2^53 there, where the evaluator (and SQLite)
+    /// compare an integer with a double exactly. Such comparisons run in
+    /// memory (found by the random-model fuzzer).
+    func inexactOnPostgres(_ constant: Side, _ other: Side) -> Bool {
+        guard context.dialect == .postgres, case .int(let i)? = constant.constant, i.magnitude > 1 << 53 else { return false }
+        guard let type = other.type else { return true }
+        return !type.isInteger
     }
 
     /// `x == nil` and `x != nil`; any other comparison with nil is false.
@@ -217,7 +213,10 @@ extension PredicateLowerer {
         var matchesNil = false
         for item in items {
             if item.isNull { matchesNil = true; continue }
-            guard PredicateLowerer.compatible(item, s.type), Self.isScalar(item) else { continue }
+            guard TypeRule.compatible(item, s.type), Self.isScalar(item) else { continue }
+            if inexactOnPostgres(Side(sql: SQLFragment(""), type: nil, nullable: false, constant: item, isObject: false), s) {
+                throw .unsupported("an integer beyond 2^53 against a floating-point value")
+            }
             var bound = PredicateLowerer.bindable(item)
             if fold, case .string(let t) = item { bound = .string(StoredText.composed(folding.fold(StoredText.composed(t)))) }
             values.append(bound)
@@ -240,7 +239,7 @@ extension PredicateLowerer {
     }
 
     /// A string operator: false unless both sides can be strings.
-    func stringFunction(_ name: String, _ subject: Operand, _ needle: Operand, _ folding: Folding) throws(LoweringError) -> SQLCondition {
+    func stringFunction(_ op: StringOperator, _ subject: Operand, _ needle: Operand, _ folding: Folding) throws(LoweringError) -> SQLCondition {
         for o in [subject, needle] {
             switch o {
             case .constant(let v):
@@ -256,7 +255,7 @@ extension PredicateLowerer {
         }
         let a = try side(subject, folding: .none, foldStrings: false)
         let b = try side(needle, folding: .none, foldStrings: false)
-        return SQLCondition(fragment: "\(name)(" + a.sql + ", " + b.sql + ", \(flags(folding)))", nullable: true)
+        return SQLCondition(fragment: "\(op.sqlFunction)(" + a.sql + ", " + b.sql + ", \(flags(folding)))", nullable: true)
     }
 }
 

@@ -76,7 +76,7 @@ extension PredicateLowerer {
         let bound: BoundPath
         let column: String?
         do {
-            (bound, column) = try KeyPathBinder(context: context).bindWithColumn(path, from: entity, span: span)
+            (bound, column) = try KeyPathBinder(index: context.mapped).bindWithColumn(path, from: entity, span: span)
         } catch {
             throw .bind(error)
         }
@@ -180,20 +180,20 @@ extension PredicateLowerer {
     /// An aggregate over the rows of a dictionary fetch (or of each group):
     /// the same rules as over a collection — nil values skipped, the sum of
     /// none 0, the average of none nil, the count of all rows.
-    func rowAggregate(_ op: String, _ o: Operand) throws(LoweringError) -> Operand {
+    func rowAggregate(_ op: StoreAggregate, _ o: Operand) throws(LoweringError) -> Operand {
         switch o {
         case .scalar(let f, let type, _):
             switch op {
-            case "count": return .scalar(SQLFragment("COUNT(*)"), type: .integer64, nullable: false)
-            case "sum": return .scalar(SQLFragment(context.dialect.sum(f.sql, integer: type?.isInteger ?? false), f.arguments), type: type, nullable: false)
-            case "avg": return .scalar(SQLFragment(context.dialect.average(f.sql), f.arguments), type: .double, nullable: true)
-            case "min": return .scalar("MIN(" + f + ")", type: type, nullable: true)
-            default: return .scalar("MAX(" + f + ")", type: type, nullable: true)
+            case .count: return .scalar(SQLFragment("COUNT(*)"), type: .integer64, nullable: false)
+            case .sum: return .scalar(SQLFragment(context.dialect.sum(f.sql, integer: type?.isInteger ?? false), f.arguments), type: type, nullable: false)
+            case .average, .elementAverage: return .scalar(SQLFragment(context.dialect.average(f.sql), f.arguments), type: .double, nullable: true)
+            case .min: return .scalar("MIN(" + f + ")", type: type, nullable: true)
+            case .max: return .scalar("MAX(" + f + ")", type: type, nullable: true)
             }
-        case .object where op == "count":
+        case .object where op == .count:
             return .scalar(SQLFragment("COUNT(*)"), type: .integer64, nullable: false)
         default:
-            throw .unsupported("aggregate of \(op)")
+            throw .unsupported("aggregate of \(op.spelling)")
         }
     }
 
@@ -209,25 +209,24 @@ extension PredicateLowerer {
     func function(_ name: String, _ args: [Expression], span: SourceSpan) throws(LoweringError) -> Operand {
         let bare = name.hasSuffix(":") ? String(name.dropLast()) : name
         if bare == "now" && args.isEmpty { return .constant(.date(context.now)) }
-        let aggregates = ["count": "count", "sum": "sum", "average": "avg", "min": "min", "max": "max"]
-        guard let op = aggregates[bare], args.count == 1, case .keyPath(let base, let path) = args[0].kind else {
+        guard let op = StoreAggregate(function: name), args.count == 1, case .keyPath(let base, let path) = args[0].kind else {
             throw .unsupported("function \(name)")
         }
         let (alias, entity) = try start(of: base)
         let bound: BoundPath
-        do { bound = try KeyPathBinder(context: context).bind(path, from: entity, span: args[0].span) } catch { throw .bind(error) }
+        do { bound = try KeyPathBinder(index: context.mapped).bind(path, from: entity, span: args[0].span) } catch { throw .bind(error) }
         guard bound.isToMany else {
             guard aggregatesOverRows else { throw .unsupported("\(name) of a single value") }
             return try rowAggregate(op, try toOnePath(bound, from: alias, entity: entity))
         }
         switch (op, bound.terminal) {
-        case ("count", .object):
+        case (.count, .object):
             return try aggregate(BoundPath(steps: bound.steps, terminal: .count), from: alias, entity: entity, isOperator: false)
-        case (_, .attribute(let a, let owner)) where op != "count":
-            // The function `average:` skips nil (SQL's AVG); the operator
-            // `@avg` counts it as 0 (Grammar/deviations.md): told apart here.
-            let name = op == "avg" ? "average" : op
-            return try aggregate(BoundPath(steps: bound.steps, terminal: .aggregate(name, attribute: a, entity: owner), suffix: bound.suffix),
+        case (_, .attribute(let a, let owner)) where op != .count:
+            // The function `average:` skips nil (SQL's AVG), where the
+            // operator `@avg` counts it as 0 (Grammar/deviations.md): the
+            // enum tells them apart.
+            return try aggregate(BoundPath(steps: bound.steps, terminal: .aggregate(op, attribute: a, entity: owner), suffix: bound.suffix),
                                  from: alias, entity: entity, isOperator: false)
         default:
             throw .unsupported("\(name) of \(path.joined(separator: "."))")

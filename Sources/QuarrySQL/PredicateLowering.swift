@@ -126,7 +126,12 @@ struct PredicateLowerer {
             lowered.sql.reserveCapacity(min(parts.count, PredicateLowerer.maximumSQLOperands))
             for (i, part) in parts.enumerated() {
                 // Past the limit, parts are checked in memory (see maximumSQLOperands).
-                if i < PredicateLowerer.maximumSQLOperands { try lower(part) } else { residual.append(part) }
+                if i < PredicateLowerer.maximumSQLOperands {
+                    try lower(part)
+                } else {
+                    try bindCheck(part)
+                    residual.append(part)
+                }
             }
         } else {
             try lower(p)

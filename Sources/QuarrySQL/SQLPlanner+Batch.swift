@@ -51,13 +51,13 @@ extension SQLPlanner {
             }
             switch operand {
             case .constant(let v):
-                guard PredicateLowerer.compatible(v, attribute.type) else {
+                guard TypeRule.compatible(v, attribute.type) else {
                     throw Diagnostic(.bindTypeMismatch, "\(entityName).\(key) holds \(attribute.type.rawValue), not \(v.typeName)",
                                      at: expression.span, stage: .bind)
                 }
                 assignments.append(SQLFragment("\(SQLIdentifier.quoted(column)) = ?", [PredicateLowerer.bindable(v)]))
             case .scalar(let f, let type, _):
-                if let type, !(PredicateLowerer.sameFamily(type, attribute.type)) {
+                if let type, !TypeRule.sameFamily(type, attribute.type) {
                     throw Diagnostic(.bindTypeMismatch, "\(entityName).\(key) holds \(attribute.type.rawValue), not \(type.rawValue)",
                                      at: expression.span, stage: .bind)
                 }
@@ -79,15 +79,5 @@ extension SQLPlanner {
         }
         let selected = SQLFragment(keys.sql.replacingOccurrences(of: #"SELECT t0."_entity", t0."_pk""#, with: #"SELECT t0."_pk""#), keys.arguments)
         return update + " WHERE t0.\"_pk\" IN (" + selected + ")"
-    }
-}
-
-extension PredicateLowerer {
-    /// Whether a value of type `a` can be stored in an attribute of type `b`.
-    static func sameFamily(_ a: AttributeType, _ b: AttributeType) -> Bool {
-        let numeric: Set<AttributeType> = [.integer16, .integer32, .integer64, .double, .float, .decimal, .boolean]
-        if numeric.contains(a) && numeric.contains(b) { return true }
-        if [.string, .uri].contains(a) && [.string, .uri].contains(b) { return true }
-        return a == b
     }
 }

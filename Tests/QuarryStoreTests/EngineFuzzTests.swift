@@ -25,7 +25,7 @@ struct EngineFuzzTests {
         var errors = 0
         let started = Date()
         for _ in 0..<count {
-            let node = fuzzer.predicate(depth: 3)
+            let node = fuzzer.draw()
             let outcomes = EngineFuzzer.outcomes(node.description, stores: stores)
             if case .error? = outcomes.first?.1 { errors += 1 }
             guard outcomes.contains(where: { $0.1 != outcomes[0].1 }) else { continue }
@@ -39,6 +39,12 @@ struct EngineFuzzTests {
         print("fuzz-engines: \(count) predicates in \(String(format: "%.1f", seconds)) s, \(errors) failed the same way everywhere, "
               + "\(found.count) minimal disagreements; productions covered \(GrammarFuzzer.productions.count - missing.count)/\(GrammarFuzzer.productions.count)")
         print("fuzz-engines: coverage " + fuzzer.coverage.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+        // The grammar's productions, through the categories that draw them.
+        let grammar = GrammarCoverage.drawn(fuzzer.coverage)
+        let undrawn = grammar.filter { $0.1 == 0 }.map(\.0)
+        print("fuzz-engines: grammar productions drawn \(grammar.count - undrawn.count)/\(grammar.count) claimed "
+              + "(\(GrammarCoverage.notGenerated.count) not generated: \(GrammarCoverage.notGenerated.keys.sorted().joined(separator: ", "))): "
+              + grammar.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
         if !found.isEmpty {
             let path = NSTemporaryDirectory() + "quarry-fuzz-\(seed).sqlite"
             unlink(path)
@@ -49,7 +55,48 @@ struct EngineFuzzTests {
                 print("    quarry --store \(path) --engine memory -c '\(statement)'; quarry --store \(path) --engine sql -c '\(statement)'")
             }
         }
-        #expect(missing.isEmpty, "productions never drawn: \(missing)")
+        #expect(missing.isEmpty, "categories never drawn: \(missing)")
+        #expect(undrawn.isEmpty, "grammar productions never drawn: \(undrawn)")
+        #expect(found.isEmpty, "seed \(seed): \(found.count) disagreements, e.g. \(found.keys.sorted().prefix(5))")
+    }
+}
+
+/// The same differential run on randomly drawn models (EngineFuzzer+Models.swift).
+@Suite("Fuzzer: engines agree on random models", .serialized)
+struct RandomModelFuzzTests {
+    @Test func randomModelsAgreeOnEveryEngine() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let models = Int(environment["QUARRY_FUZZ_MODELS"] ?? "") ?? 5
+        let perModel = Int(environment["QUARRY_FUZZ_MODEL_COUNT"] ?? "") ?? 600
+        let seed = environment["QUARRY_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+        print("fuzz-models: seed \(seed), \(models) models × \(perModel) predicates, engines: \(TestEngine.available.map(\.rawValue))")
+        var rng = Seeded(state: seed)
+        var found: [String: FuzzDisagreement] = [:]
+        var errors = 0
+        for m in 0..<models {
+            let model = RandomModel(rng: &rng)
+            let dataSeed = rng.next()
+            let stores = try TestEngine.available.map { engine in
+                let store = try engine.emptyStore(model: model.model)
+                try model.fill(store, seed: dataSeed)
+                return (engine.rawValue, store)
+            }
+            var fuzzer = ModelFuzzer(rng: Seeded(state: rng.next()), model: model)
+            for _ in 0..<perModel {
+                let entity = fuzzer.pick(RandomModel.entities)
+                let node = fuzzer.predicate(entity, depth: 2)
+                let outcomes = EngineFuzzer.outcomes(node.description, stores: stores, entity: entity)
+                if case .error? = outcomes.first?.1 { errors += 1 }
+                guard outcomes.contains(where: { $0.1 != outcomes[0].1 }) else { continue }
+                let small = EngineFuzzer.shrink(node, stores: stores, entity: entity)
+                let key = "model \(m) \(entity): \(small)"
+                if found[key] == nil, let d = EngineFuzzer.disagreement(small.description, stores: stores, entity: entity) {
+                    found[key] = d
+                    print("fuzz-models: DISAGREEMENT (seed \(seed), model \(m), FETCH \(entity))\n    \(d)")
+                }
+            }
+        }
+        print("fuzz-models: \(models * perModel) predicates, \(errors) failed the same way everywhere, \(found.count) minimal disagreements")
         #expect(found.isEmpty, "seed \(seed): \(found.count) disagreements, e.g. \(found.keys.sorted().prefix(5))")
     }
 }

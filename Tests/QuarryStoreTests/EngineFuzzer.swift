@@ -59,7 +59,14 @@ struct GrammarFuzzer {
                               "in-string", "like", "matches", "compare-date", "compare-bool", "nil", "to-one", "quantifier",
                               "quantifier-through-to-one", "aggregate", "aggregate-through-to-one", "aggregate-function", "subquery",
                               "subquery-bare-key", "subquery-nested", "suffix", "arithmetic", "extreme-literal", "ill-typed",
-                              "membership", "self"]
+                              "membership", "self", "ternary", "cast", "set-operation", "bitwise", "call", "string-function",
+                              "literal-forms", "subscript", "aggregate-literal", "assignment", "function-expression", "predicate"]
+
+    /// One predicate of the run (the top of the grammar, counted as such).
+    mutating func draw() -> FuzzNode {
+        use("predicate")
+        return predicate(depth: 3)
+    }
 
     mutating func predicate(depth: Int) -> FuzzNode {
         if depth > 0 && chance(3) {
@@ -80,7 +87,7 @@ struct GrammarFuzzer {
     mutating func numberKey() -> String { pick(["salary", "age", "department.budget", "salary.doubleValue", "age.intValue", "projects.@count"]) }
 
     mutating func leaf() -> String {
-        switch Int.random(in: 0..<26, using: &rng) {
+        switch Int.random(in: 0..<37, using: &rng) {
         case 0: use("true/false"); return pick(["TRUEPREDICATE", "FALSEPREDICATE"])
         case 1, 2:
             use("compare-number")
@@ -139,11 +146,49 @@ struct GrammarFuzzer {
         case 21: use("suffix"); return "\(pick(["salary.doubleValue", "name.length", "salary.stringValue", "age.integerValue", "name.uppercaseString", "startDate.timeIntervalSinceReferenceDate", "active.boolValue"])) \(pick(["==", ">", "<", "BEGINSWITH"])) \(pick(["5", "100000", "'1'", "'J'", "YES", "0"]))"
         case 22: use("arithmetic"); return "\(pick(["salary + 1000", "(salary + 1000) * 2", "salary - age", "salary / 2", "salary ** 2", "-age", "salary & 1", "salary | 1", "age * 1.5", "salary / 0", "age % 7"])) \(pick([">", "==", "<"])) \(pick(["150000", "0", "1", "salary", "45"]))"
         case 23: use("membership"); return pick(["'Zeus 2' IN projects.name", "projects CONTAINS SELF", "department IN {nil}", "SELF IN department.employees"])
+        case 24:
+            use("ternary")
+            return pick(["TERNARY(age > 40, salary, 0) > 100000", "TERNARY(department == nil, 'none', name) == 'none'", "TERNARY(active == YES, 1, 0) == 1",
+                         "TERNARY(ANY projects.budget > 250, age, -1) < 30", "TERNARY(email == nil, startDate, nil) == nil"])
+        case 25:
+            use("cast")
+            return pick(["CAST(salary, 'NSString') BEGINSWITH '1'", "CAST('42', 'NSNumber') == 42", "CAST(startDate, 'NSNumber') > 0",
+                         "CAST(age, 'NSString') == '30'", "CAST(name, 'NSNumber') == nil", "CAST(salary, 'NSDate') > CAST(100000, 'NSDate')"])
+        case 26:
+            use("set-operation")
+            return pick(["age IN ({20, 30} UNION {40})", "({20, 30, 40} INTERSECT {30, 50}) CONTAINS age", "age IN ({20, 30, 40} MINUS {30})",
+                         "name IN ({'Anna'} UNION {'JOSÉ', nil})"])
+        case 27:
+            use("bitwise")
+            return "\(pick(["salary ^ 1", "salary << 1", "salary >> 2", "~age", "age ^ age", "age << 60"])) \(pick([">", "==", "<"])) \(pick(["0", "20000", "100000", "-31"]))"
+        case 28:
+            use("call")
+            return pick(["startDate < now()", "random() < 2", "startDate > now()"])
+        case 29:
+            use("string-function")
+            return "\(pick(["uppercase:(name)", "lowercase:(name)", "length:(name)", "uppercase:(email)", "length:(department.name)"])) \(pick(["==", ">", "BEGINSWITH[c]"])) \(pick(["'JOSÉ'", "'j'", "4", "'ANNA'", "nil"]))"
+        case 30:
+            use("literal-forms")
+            return pick(["age == 0x1E", "age < 0b11111", "age > 0o17", "name != 'O\\'Brien'", "name == \"a\\\"b\"", "#age > 30",
+                         "#name BEGINSWITH 'J'", "salary < 1.5e5", "name == 'tab\\there'", "department.#name == 'Sales'"])
+        case 31:
+            use("subscript")
+            return pick(["{20, 30, 40}[FIRST] == age", "{20, 30}[SIZE] == 2", "{20, 30, 40}[LAST] < age", "{20, 30, 40}[1] == age", "{20, 30}[5] == age"])
+        case 32:
+            use("aggregate-literal")
+            return pick(["age IN {salary, 30, nil}", "{age, salary} CONTAINS 30", "{age, 1}[FIRST] > 40", "{}.@count == 0"])
+        case 33:
+            use("assignment")
+            return pick(["$x := age + 1 == 31", "$x := salary > 100000"])
+        case 34:
+            use("function-expression")
+            return pick(["FUNCTION(name, 'length') > 4", "FUNCTION(SELF, 'missing') == 1", "FUNCTION(name, 'uppercaseString') == 'ANNA'"])
         default:
             use("ill-typed")
             return pick(["nosuch == nil", "projects.budget > 5", "salary.nosuch > 1", "name.length.length > 1", "department.nosuch == 1",
                          "projects.@avg.nosuch > 1", "employees.@count > 1", "startDate.length > 3", "name + 1 > 3", "name > 5",
-                         "FUNCTION(SELF, 'missing') == 1", "projects.@distinctUnionOfObjects.name.@count > 0"])
+                         "FUNCTION(SELF, 'missing') == 1", "projects.@distinctUnionOfObjects.name.@count > 0", "ANYKEY == 1",
+                         "CAST(nosuch, 'NSString') == '1'", "TERNARY(nosuch > 1, 1, 0) == 1", "length:(nam) > 1"])
         }
     }
 }
@@ -158,11 +203,11 @@ struct FuzzDisagreement: CustomStringConvertible {
 
 enum EngineFuzzer {
     /// The outcomes of `format` on every engine: memory and SQL on each store.
-    static func outcomes(_ format: String, stores: [(String, SQLStore)]) -> [(String, EngineOutcome)] {
+    static func outcomes(_ format: String, stores: [(String, SQLStore)], entity: String = "Employee") -> [(String, EngineOutcome)] {
         var out: [(String, EngineOutcome)] = []
         let request: FetchRequest
         do {
-            request = FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate(format))
+            request = FetchRequest(entity: entity, predicate: try Parser.parsePredicate(format))
         } catch {
             return [("parse", .error(EngineOutcome.code(of: error)))]
         }
@@ -190,8 +235,8 @@ enum EngineFuzzer {
     }
 
     /// The first pair of engines that disagree on `format`, if any.
-    static func disagreement(_ format: String, stores: [(String, SQLStore)]) -> FuzzDisagreement? {
-        let all = outcomes(format, stores: stores)
+    static func disagreement(_ format: String, stores: [(String, SQLStore)], entity: String = "Employee") -> FuzzDisagreement? {
+        let all = outcomes(format, stores: stores, entity: entity)
         guard let first = all.first else { return nil }
         for other in all.dropFirst() where other.1 != first.1 {
             return FuzzDisagreement(format: format, left: first.0, right: other.0, leftOutcome: first.1, rightOutcome: other.1)
@@ -200,12 +245,12 @@ enum EngineFuzzer {
     }
 
     /// `node` made as small as it can be while some engines still disagree.
-    static func shrink(_ node: FuzzNode, stores: [(String, SQLStore)]) -> FuzzNode {
+    static func shrink(_ node: FuzzNode, stores: [(String, SQLStore)], entity: String = "Employee") -> FuzzNode {
         var current = node
         var improved = true
         while improved {
             improved = false
-            for candidate in current.shrinks where disagreement(candidate.description, stores: stores) != nil {
+            for candidate in current.shrinks where disagreement(candidate.description, stores: stores, entity: entity) != nil {
                 current = candidate
                 improved = true
                 break

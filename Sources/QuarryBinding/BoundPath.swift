@@ -1,8 +1,12 @@
 // Key paths bound to a model: each component resolved to an attribute or a
 // relationship of the entity it is applied to, to-one and to-many steps told
-// apart, collection operators attached to the to-many step they summarise.
-// Binding is where "unknown key" and "to-many key path without a quantifier"
-// are reported, with the key's span and a "did you mean".
+// apart, collection operators attached to the to-many step they summarise,
+// scalar keys after an attribute (`salary.doubleValue`) checked against
+// ScalarKeys. Binding is where "unknown key" and "to-many key path without a
+// quantifier" are reported, with the key's span and a "did you mean" — for
+// the SQL lowering and (through PredicateBinder) for every key path of a
+// predicate, whichever engine then runs it.
+import QuarrySyntax
 import QuarryModel
 
 /// One relationship hop of a bound path.
@@ -11,6 +15,13 @@ public struct PathStep: Sendable, Equatable {
     public var source: String
     public var destination: String
     public var isToMany: Bool
+
+    public init(relationship: String, source: String, destination: String, isToMany: Bool) {
+        self.relationship = relationship
+        self.source = source
+        self.destination = destination
+        self.isToMany = isToMany
+    }
 }
 
 /// A key path resolved against a model.
@@ -22,8 +33,9 @@ public struct BoundPath: Sendable, Equatable {
         case object(entity: String)
         /// `@count` of the to-many steps.
         case count
-        /// `@sum.x` / `@avg.x` / `@min.x` / `@max.x` over the to-many steps.
-        case aggregate(String, attribute: Attribute, entity: String)
+        /// `@sum.x` / `@avg.x` / `@min.x` / `@max.x` (or the functions
+        /// `sum:` / `average:`...) over the to-many steps.
+        case aggregate(StoreAggregate, attribute: Attribute, entity: String)
     }
 
     public var steps: [PathStep]
@@ -34,12 +46,18 @@ public struct BoundPath: Sendable, Equatable {
     public var suffix: [String] = []
 
     public var isToMany: Bool { steps.contains { $0.isToMany } }
+
+    public init(steps: [PathStep], terminal: Terminal, suffix: [String] = []) {
+        self.steps = steps
+        self.terminal = terminal
+        self.suffix = suffix
+    }
 }
 
 extension AttributeType {
     /// The kind of scalar the evaluator sees for a value of this type; nil
     /// for types that answer no scalar keys but `self`.
-    var scalarKind: ScalarKind? {
+    public var scalarKind: ScalarKind? {
         switch self {
         case .integer16, .integer32, .integer64: return .integer
         case .double, .float: return .double
@@ -53,14 +71,32 @@ extension AttributeType {
     }
 }
 
-struct KeyPathBinder {
-    /// Where keys are looked up: the model's entities, or the mapping's
-    /// per-entity index (MappedEntity), taken from the lowering context.
+/// What a key of an entity is, with only what binding needs of a
+/// relationship.
+public enum IndexedKey {
+    /// With the column when the index knows it (quoted).
+    case attribute(Attribute, column: String?)
+    case relationship(destination: String, isToMany: Bool)
+    /// A fetched property.
+    case other
+}
+
+/// A per-entity index of keys built ahead of binding (the SQL mapping's
+/// MappedModel): binding asks it instead of searching the model's entities.
+public protocol KeyIndex: AnyObject, Sendable {
+    var model: Model { get }
+    func hasEntity(_ name: String) -> Bool
+    func indexedKey(_ name: String, of entity: String) -> IndexedKey?
+    func property(_ name: String, of entity: String) -> Property?
+}
+
+public struct KeyPathBinder {
+    /// Where keys are looked up: the model's entities, or an index of them.
     /// Both cases hold a reference, so making or copying a binder copies no
     /// model or mapping.
     private enum Keys {
         case model(ModelBox)
-        case mapping(MappedModel)
+        case index(any KeyIndex)
     }
     private final class ModelBox {
         let model: Model
@@ -68,90 +104,73 @@ struct KeyPathBinder {
     }
     private let keys: Keys
 
-    init(model: Model) { keys = .model(ModelBox(model)) }
-    init(context: LoweringContext) { keys = .mapping(context.mapped) }
+    public init(model: Model) { keys = .model(ModelBox(model)) }
+    public init(index: any KeyIndex) { keys = .index(index) }
 
-    var model: Model {
+    public var model: Model {
         switch keys {
         case .model(let m): return m.model
-        case .mapping(let m): return m.model
+        case .index(let m): return m.model
         }
     }
 
-    /// An entity whose keys are being looked up.
-    private enum Scope {
-        case entity(String)
-        case mapped(MappedEntity)
-    }
-
-    /// What a key is, with only what binding needs of a relationship.
-    private enum Key {
-        /// With the column when the mapping knows it (quoted).
-        case attribute(Attribute, column: String?)
-        case relationship(destination: String, isToMany: Bool)
-        case other
-    }
-
-    private func scope(_ entity: String) -> Scope? {
+    private func hasEntity(_ entity: String) -> Bool {
         switch keys {
-        case .model(let m): return m.model.entity(named: entity) == nil ? nil : .entity(entity)
-        case .mapping(let m): return m.entities[entity].map(Scope.mapped)
+        case .model(let m): return m.model.entity(named: entity) != nil
+        case .index(let m): return m.hasEntity(entity)
         }
     }
 
-    private func key(_ name: String, in scope: Scope) -> Key? {
-        switch scope {
-        case .entity(let e):
-            switch property(name, of: e) {
+    private func key(_ name: String, of entity: String) -> IndexedKey? {
+        switch keys {
+        case .model:
+            switch property(name, of: entity) {
             case .attribute(let a)?: return .attribute(a, column: nil)
             case .relationship(let r)?: return .relationship(destination: r.destination, isToMany: r.isToMany)
             case .fetchedProperty?: return .other
             case nil: return nil
             }
-        case .mapped(let e):
-            guard let k = e.keys[name] else { return nil }
-            if let destination = k.destination { return .relationship(destination: destination, isToMany: k.isToMany) }
-            if case .attribute(let a) = k.property { return .attribute(a, column: k.quotedColumn) }
-            return .other
+        case .index(let m):
+            return m.indexedKey(name, of: entity)
         }
     }
 
-    func property(_ key: String, of entity: String) -> Property? {
+    public func property(_ key: String, of entity: String) -> Property? {
         switch keys {
         case .model(let m): return m.model.entity(named: entity)?.property(named: key, in: m.model)
-        case .mapping(let m): return m.entities[entity]?.keys[key]?.property
+        case .index(let m): return m.property(key, of: entity)
         }
     }
 
-    func attribute(_ key: String, of entity: String) -> Attribute? {
+    public func attribute(_ key: String, of entity: String) -> Attribute? {
         if case .attribute(let a)? = property(key, of: entity) { return a }
         return nil
     }
 
     /// Binds `components` applied to an object of `entity`.
-    func bind(_ components: [String], from entity: String, span: SourceSpan) throws(Diagnostic) -> BoundPath {
+    public func bind(_ components: [String], from entity: String, span: SourceSpan) throws(Diagnostic) -> BoundPath {
         try bindWithColumn(components, from: entity, span: span).path
     }
 
     /// `bind`, with the terminal attribute's quoted column when the mapping
     /// knows it (nil otherwise), so that the planner need not look it up again.
-    func bindWithColumn(_ components: [String], from entity: String, span: SourceSpan)
+    public func bindWithColumn(_ components: [String], from entity: String, span: SourceSpan)
         throws(Diagnostic) -> (path: BoundPath, column: String?) {
         var steps: [PathStep] = []
         var current = entity
         var i = 0
         while i < components.count {
             let key = components[i]
-            guard let scope = scope(current) else {
+            guard hasEntity(current) else {
                 throw Diagnostic(.unknownEntity, "unknown entity '\(current)'", at: span, stage: .bind)
             }
             if key.utf8.first == UInt8(ascii: "@") && key.hasPrefix("@") {
                 guard steps.contains(where: \.isToMany) else {
                     throw Diagnostic(.notAToManyKeyPath, "\(key) needs a to-many key path before it", at: span, stage: .bind)
                 }
-                let op = String(key.dropFirst())
-                if op == "count" { return (BoundPath(steps: steps, terminal: .count), nil) }
-                guard ["sum", "avg", "min", "max"].contains(op) else {
+                let op = CollectionOperator(key: key).flatMap(StoreAggregate.init)
+                if op == .count { return (BoundPath(steps: steps, terminal: .count), nil) }
+                guard let op else {
                     throw Diagnostic(.unknownKeyInModel, "\(key) is not supported on a store", at: span,
                                      hints: ["use @count, @sum, @avg, @min or @max"], stage: .bind)
                 }
@@ -164,7 +183,7 @@ struct KeyPathBinder {
                 return (BoundPath(steps: steps, terminal: .aggregate(op, attribute: attribute, entity: current), suffix: suffix), nil)
             }
             if key == "self" { i += 1; continue }
-            switch self.key(key, in: scope) {
+            switch self.key(key, of: current) {
             case .attribute(let a, let column)?:
                 let suffix = Array(components[(i + 1)...])
                 try checkSuffix(suffix, after: a, of: current, span: span)
@@ -184,7 +203,7 @@ struct KeyPathBinder {
 
     /// Scalar keys after an attribute: each must be one the value it is
     /// applied to answers (ScalarKeys, the table the evaluator follows).
-    func checkSuffix(_ suffix: [String], after attribute: Attribute, of entity: String, span: SourceSpan) throws(Diagnostic) {
+    public func checkSuffix(_ suffix: [String], after attribute: Attribute, of entity: String, span: SourceSpan) throws(Diagnostic) {
         var kind = attribute.type.scalarKind
         var previous = attribute.name
         for key in suffix {
@@ -199,7 +218,7 @@ struct KeyPathBinder {
         }
     }
 
-    func hint(_ key: String, _ entity: String) -> [String] {
+    public func hint(_ key: String, _ entity: String) -> [String] {
         let names = model.entity(named: entity)?.allProperties(in: model).map(\.name) ?? []
         if let s = Suggestions.closest(to: key, among: names) { return ["did you mean '\(s)'?"] }
         return names.isEmpty ? [] : ["\(entity) has: " + names.joined(separator: ", ")]
