@@ -84,6 +84,15 @@ final class PTYProcess {
                 if n > 0 { screen += String(decoding: buffer[0..<n], as: UTF8.self) }
             }
         }
+        // What the child wrote just before it exited may still be in the
+        // pty: read it all (a loaded machine lost a result's last lines here).
+        while true {
+            var p = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 0) > 0 else { break }
+            let n = read(master, &buffer, buffer.count)
+            guard n > 0 else { break }
+            screen += String(decoding: buffer[0..<n], as: UTF8.self)
+        }
         close(master)
         return (status >> 8) & 0xFF
     }
