@@ -75,6 +75,7 @@ extension ShellSession {
     /// the next statement's first check).
     func forgetInterrupts() {
         cancellation.reset()
+        InterruptTrace.reset()
         openStore?.database.clearInterruptRequest()
     }
 

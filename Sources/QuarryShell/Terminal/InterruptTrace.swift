@@ -20,6 +20,12 @@ enum InterruptTrace {
         mark("SIGINT")
     }
 
+    /// New input runs: marks until the next Ctrl-C are not printed.
+    static func reset() {
+        guard enabled else { return }
+        signalled = 0
+    }
+
     /// A phase ended: `what` with the time since the last Ctrl-C.
     static func mark(_ what: String) {
         guard enabled, signalled != 0 else { return }
