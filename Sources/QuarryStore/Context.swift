@@ -40,7 +40,7 @@ public final class Context {
     /// Deleted objects whose delete rules have not been applied yet.
     var unpropagatedDeletes: [ManagedObject] = []
     /// What a fetch stopped part-way (a Ctrl-C) had read: kept until the
-    /// context goes, so that the error is not held up on its way out by
+    /// next fetch or the context goes, so that the error is not held up by
     /// freeing up to a million values (Context+RowFetching.swift).
     var leftovers: [Any] = []
     /// Changes not yet announced by an `objectsDidChange` event.
