@@ -39,6 +39,10 @@ public final class Context {
     @exclusivity(unchecked) var pending = PendingObjects()
     /// Deleted objects whose delete rules have not been applied yet.
     var unpropagatedDeletes: [ManagedObject] = []
+    /// What a fetch stopped part-way (a Ctrl-C) had read: kept until the
+    /// next fetch or the context goes, so that the error is not held up by
+    /// freeing up to a million values (Context+RowFetching.swift).
+    var leftovers: [Any] = []
     /// Changes not yet announced by an `objectsDidChange` event.
     var unannounced = ContextChanges()
     /// Saved objects updated since the last announcement (kept apart from

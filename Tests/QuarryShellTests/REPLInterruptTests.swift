@@ -46,7 +46,8 @@ struct REPLInterruptTests {
          "HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"]
     }
 
-    /// (phase, statement, what to wait for before Ctrl-C, extra delay)
+    /// (phase, statement, what to wait for before Ctrl-C, extra delay; a
+    /// negative delay sweeps: the tries' Ctrl-Cs are spread from 1 s to 8 s)
     static let phases: [(String, String, String?, Double)] = [
         // SQL: a correlated SUBQUERY keeps SQLite busy long before any row.
         ("sql", "COUNT Employee WHERE SUBQUERY(department.employees, $e, $e.salary > salary).@count > 100000;", nil, 0.5),
@@ -61,6 +62,9 @@ struct REPLInterruptTests {
         // SECTIONS: the fetch and sectioning (no output yet), then its printing.
         ("sections building", "SECTIONS Employee BY department.name SORT BY department.name, name;", nil, 1.5),
         ("sections printing", "SECTIONS Employee BY department.name SORT BY department.name, name;", "-+-", 0.05),
+        // ...and every moment before its output: the end of SQLite's sort,
+        // reading the rows into the context, sectioning, building the rows.
+        ("sections sweep", "SECTIONS Employee BY department.name SORT BY department.name, name;", nil, -1),
     ]
 
     /// `QUARRY_INTERRUPT_PHASE=printing` runs only that phase (a long measurement).
@@ -84,7 +88,8 @@ struct REPLInterruptTests {
                 // Table mode measures every row before the first line: minutes for 500 000 rows in a debug build.
                 #expect(repl.waitAfter(statement.components(separatedBy: "\r").last!, for: marker, seconds: 600), "\(phase) #\(attempt)")
             }
-            _ = repl.wait(for: "\u{0}", seconds: delay) // let it run a little, reading as it goes
+            let pause = delay >= 0 ? delay : 1 + 7 * Double(attempt - 1) / Double(max(Self.tries - 1, 1))
+            _ = repl.wait(for: "\u{0}", seconds: pause) // let it run a little, reading as it goes
             // Only what comes after the Ctrl-C is searched (searching megabytes
             // of rows on every read would make the reader the bottleneck).
             repl.screen = ""

@@ -28,7 +28,7 @@ extension ShellSession {
             // pager quit early discards only that item's output.
             defer {
                 route.itemDone()
-                parked.removeAll()
+                releaseParked()
             }
             if echo { output(item.text.trimmingCharacters(in: .whitespacesAndNewlines) + (item.kind == .statement ? ";\n" : "\n")) }
             let started = DispatchTime.now()
@@ -48,6 +48,7 @@ extension ShellSession {
                     }
                 }
             } catch {
+                InterruptTrace.mark("the statement's error reached the run loop")
                 if cancellation.isInterrupted { return interrupted(wasInTransaction: wasInTransaction) }
                 if item.kind == .statement { route.statementDone() }
                 // Stopped because its reader quit: not an error.
@@ -74,6 +75,7 @@ extension ShellSession {
     /// the next statement's first check).
     func forgetInterrupts() {
         cancellation.reset()
+        InterruptTrace.reset()
         openStore?.database.clearInterruptRequest()
     }
 
@@ -86,6 +88,7 @@ extension ShellSession {
         route.statementDone()
         if cancellation.shouldReport() {
             errors("interrupted\n")
+            InterruptTrace.mark("'interrupted' printed")
             if wasInTransaction && !(openStore?.database.isInTransaction ?? false) {
                 errors("the open transaction was rolled back\n")
             }

@@ -235,6 +235,7 @@ extension ShellSession {
             do { try controller.performFetch() } catch let e as FetchedResultsError {
                 throw ShellError(.badDotArgument, e.description, at: firstSort.span)
             }
+            InterruptTrace.mark("SECTIONS: fetched and sectioned")
             return try withExtendedLifetime(context) { () throws(ShellError) -> [ResultSection] in
                 // Reading every object's values takes a while on a big
                 // store: a Ctrl-C is looked for every 1,024 objects.
@@ -254,6 +255,7 @@ extension ShellSession {
                     }
                     built.append(ResultSection(name: section.name, indexTitle: section.indexTitle ?? "", rows: ResultSet(columns: columns, rows: rows)))
                 }
+                InterruptTrace.mark("SECTIONS: rows built")
                 return built
             }
         }

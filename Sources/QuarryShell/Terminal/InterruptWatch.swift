@@ -39,6 +39,7 @@ public final class InterruptWatch: @unchecked Sendable {
     }
 
     private func fire() {
+        InterruptTrace.signal()
         lock.lock()
         counter += 1
         let h = handle

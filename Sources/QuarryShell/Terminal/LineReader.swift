@@ -75,6 +75,7 @@ public final class LineReader {
             free(line)
             rl_callback_handler_remove() // keeps readline from drawing the prompt again
         }
+        InterruptTrace.mark("prompt shown")
         while !lineDone {
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
             let n = poll(&fds, 2, -1)
