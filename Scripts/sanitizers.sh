@@ -22,6 +22,14 @@ shift || true
 case "$kind" in
 address)
     source Scripts/asan-build-flags.sh
+    # Tests that cannot run under ASan check this (the REPL on a terminal:
+    # Tests/QuarryShellTests/SanitizerSupport.swift says why).
+    export QUARRY_SANITIZER=address
+    # ASan's redzones make debug stack frames several times larger: the
+    # parser's depth limit (400 levels of about five frames each) then needs
+    # more than the 8 MB that glibc gives new threads by default. It sizes
+    # them from this limit.
+    ulimit -s 65536
     export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_stack_use_after_return=0}"
     export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/Scripts/lsan-suppressions.txt:print_suppressions=0}"
     exec swift test "${asan_build_flags[@]}" "$@"
