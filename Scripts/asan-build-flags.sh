@@ -6,9 +6,17 @@
 # (plain, ASan, TSan), not four. In the test run the instrumentation's hooks
 # are the ASan runtime's no-ops. Both scripts must pass exactly these flags,
 # or SwiftPM recompiles everything.
+#
+# The ASan runtime is linked as a shared library, not statically: `quarry`
+# links the Swift runtime statically with `--exclude-libs ALL`
+# (Package.swift), which would also hide a static ASan's malloc and free
+# from libc and libreadline, so memory they allocate (getline under
+# readLine(), readline's lines) would be freed by ASan as "not malloc()-ed".
+asan_runtime_dir="$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")/lib/swift/clang/lib/linux"
 asan_build_flags=(
     --sanitize=address
     -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
+    -Xswiftc -Xclang-linker -Xswiftc -shared-libasan -Xlinker -rpath -Xlinker "$asan_runtime_dir"
     --scratch-path .build-asan
 )
 # The Swift runtime's crash handler reads its own stack in a way ASan

@@ -49,7 +49,7 @@ fi
 if [ "$target" = all ]; then run=("${targets[@]}"); else run=("$target"); fi
 
 # libFuzzer's runtime without its main (quarry-fuzz calls LLVMFuzzerRunDriver).
-runtime="$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")/lib/swift/clang/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a"
+runtime="$asan_runtime_dir/libclang_rt.fuzzer_no_main-x86_64.a"
 [ -f "$runtime" ] || { echo "no libFuzzer runtime at $runtime" >&2; exit 2; }
 swift build "${asan_build_flags[@]}" --product quarry-fuzz \
     -Xlinker -u -Xlinker LLVMFuzzerRunDriver -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver \

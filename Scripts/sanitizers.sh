@@ -22,9 +22,6 @@ shift || true
 case "$kind" in
 address)
     source Scripts/asan-build-flags.sh
-    # Tests that cannot run under ASan check this (the REPL on a terminal:
-    # Tests/QuarryShellTests/SanitizerSupport.swift says why).
-    export QUARRY_SANITIZER=address
     # ASan's redzones make debug stack frames several times larger: the
     # parser's depth limit (400 levels of about five frames each) then needs
     # more than the 8 MB that glibc gives new threads by default. It sizes

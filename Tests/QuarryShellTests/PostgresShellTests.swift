@@ -72,7 +72,7 @@ struct PostgresShellTests {
 
 /// Ctrl-C in the REPL cancels the statement running on the PostgreSQL
 /// server; the shell stays and the connection still works.
-@Suite("REPL on PostgreSQL", .postgres, .serialized, .notUnderAddressSanitizer)
+@Suite("REPL on PostgreSQL", .postgres, .serialized)
 struct PostgresREPLTests {
     @Test(.enabled(if: REPLTerminalTests.binary != nil, "needs the built quarry executable"))
     func ctrlCCancelsTheServerQuery() throws {

@@ -36,7 +36,7 @@ enum BigStore {
     }()
 }
 
-@Suite("REPL interrupts and input", .serialized, .notUnderAddressSanitizer)
+@Suite("REPL interrupts and input", .serialized)
 struct REPLInterruptTests {
     static var environment: [String: String] {
         ["QUARRY_HISTORY": NSTemporaryDirectory() + "quarry-int-history-\(getpid())", "TERM": "xterm",

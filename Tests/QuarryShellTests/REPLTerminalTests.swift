@@ -89,7 +89,7 @@ final class PTYProcess {
     }
 }
 
-@Suite("REPL on a terminal", .serialized, .notUnderAddressSanitizer)
+@Suite("REPL on a terminal", .serialized)
 struct REPLTerminalTests {
     static var binary: String? {
         // The test bundle sits in the build folder beside the executable.
