@@ -61,6 +61,8 @@ binary="$work/quarry-fuzz"
 cp "$(swift build "${asan_build_flags[@]}" --show-bin-path)/quarry-fuzz" "$binary"
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_stack_use_after_return=0}"
+# Leaks inside dependencies, each with its reason (shared with sanitizers.sh).
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/Scripts/lsan-suppressions.txt:print_suppressions=0}"
 if [ ${#replay[@]} -gt 0 ]; then
     exec "$binary" "$target" "$work" "${replay[@]}"
 fi
