@@ -4,7 +4,8 @@
 #
 #   Scripts/sanitizers.sh address [swift test options...]
 #       every test under AddressSanitizer (leaks included where the runtime
-#       reports them), in .build-asan
+#       reports them), in .build-asan (the build Scripts/fuzz.sh shares; its
+#       flags are in Scripts/asan-build-flags.sh)
 #   Scripts/sanitizers.sh thread [swift test options...]
 #       the concurrency suites under ThreadSanitizer, in .build-tsan
 #
@@ -20,14 +21,24 @@ kind=${1:-}
 shift || true
 case "$kind" in
 address)
+    source Scripts/asan-build-flags.sh
+    # ASan's redzones make debug stack frames several times larger: the
+    # parser's depth limit (400 levels of about five frames each) then needs
+    # more than the 8 MB that glibc gives new threads by default. It sizes
+    # them from this limit.
+    ulimit -s 65536
     export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_stack_use_after_return=0}"
     export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/Scripts/lsan-suppressions.txt:print_suppressions=0}"
-    exec swift test --sanitize=address --scratch-path .build-asan "$@"
+    exec swift test "${asan_build_flags[@]}" "$@"
     ;;
 thread)
     export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1}"
-    # The suites that run work on several threads or connections at once.
-    filter='ConcurrentWritersTests|BusyTimeout|Interrupting|InterruptTests|PoolTests'
+    export SWIFT_BACKTRACE=enable=no
+    # The suites that run work on several threads or connections at once:
+    # concurrent writers (SQLite and PostgreSQL), busy timeouts and
+    # interrupts (SQLite, PostgreSQL, memory, the REPL), locked stores,
+    # PostgreSQL's connection pool, concurrent evaluation of substitutions.
+    filter='ConcurrentWritersTests|BusyTimeout|Interrupting|InterruptTests|PoolTests|LockedStore|SubqueryAndSubstitutionTests'
     exec swift test --sanitize=thread --scratch-path .build-tsan --filter "$filter" "$@"
     ;;
 *)

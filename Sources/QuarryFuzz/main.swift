@@ -1,46 +1,107 @@
-// quarry-fuzz: Quarry's seeded mutation fuzzer (issue 19), one target per
-// reader of untrusted text. `quarry-fuzz TARGET SECONDS WORKDIR [SEED]`
-// mutates the target's seeds for SECONDS and feeds each input to it.
+// quarry-fuzz: libFuzzer's driver for Quarry's readers of untrusted text
+// (issue 19), one target per reader (Targets.swift).
 //
-// A crash kills the process, so each input is written to
-// WORKDIR/TARGET.current before it runs; Scripts/fuzz.sh keeps that file as
-// the crash case. An input that runs longer than the time limit is a
-// timeout (the watchdog writes it and exits 3), and a resident size past the
-// memory limit a leak or blow-up (exit 4). At the end, one line of figures:
-// executions, executions per second, seeds, peak resident memory.
+//   quarry-fuzz TARGET WORKDIR [libFuzzer options] [input files]
+//
+// libFuzzer itself is not linked by SwiftPM: Scripts/fuzz.sh builds this
+// executable in the AddressSanitizer build folder, whose modules carry
+// libFuzzer's coverage instrumentation, and links the toolchain's
+// libclang_rt.fuzzer_no_main into it, exporting LLVMFuzzerRunDriver. This
+// file finds that entry point at run time, so the ordinary debug build (no
+// libFuzzer) still links and says how to fuzz instead of failing to build.
+//
+// Before handing over, it writes the target's seeds (conformance data,
+// ../shared/corpus, Examples/) into WORKDIR/seeds/TARGET and its tokens into
+// a libFuzzer dictionary, and adds the corpus folders and limits to the
+// options. Given input files instead of options only, libFuzzer replays them
+// (how a crash is reproduced).
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
+typealias TestOneInput = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+typealias RunDriver = @convention(c) (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                                      TestOneInput) -> Int32
+
+/// The target libFuzzer's callback runs (a C callback cannot capture it).
+enum Running {
+    nonisolated(unsafe) static var target: FuzzTarget?
+}
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(status)
+}
+
 let arguments = CommandLine.arguments
-guard arguments.count >= 4, let seconds = Double(arguments[2]),
-      let target = Targets.all.first(where: { $0.name == arguments[1] }) else {
-    let names = Targets.all.map(\.name).joined(separator: "|")
-    FileHandle.standardError.write(Data("usage: quarry-fuzz \(names) SECONDS WORKDIR [SEED]\n".utf8))
-    exit(64)
+guard arguments.count >= 3, let target = Targets.all.first(where: { $0.name == arguments[1] }) else {
+    fail("usage: quarry-fuzz \(Targets.all.map(\.name).joined(separator: "|")) WORKDIR [libFuzzer options] [inputs]", status: 64)
 }
-let workdir = arguments[3]
-let seed = arguments.count > 4 ? UInt64(arguments[4]) ?? 1 : UInt64(Date().timeIntervalSince1970)
-let timeLimit = Double(ProcessInfo.processInfo.environment["QUARRY_FUZZ_TIMEOUT"] ?? "") ?? 10
-let memoryLimit = (Int(ProcessInfo.processInfo.environment["QUARRY_FUZZ_RSS_MB"] ?? "") ?? 2_048) << 20
-
-let seeds = target.seeds(Seeds(root: FileManager.default.currentDirectoryPath)).map { Array($0.utf8) }
-var mutator = Mutator(rng: SplitMix64(state: seed), seeds: seeds, tokens: target.tokens.map { Array($0.utf8) },
-                      maximumLength: target.maximumLength)
-let watchdog = Watchdog(path: workdir + "/" + target.name + ".current", timeLimit: timeLimit, memoryLimit: memoryLimit)
-
-let start = Date()
-var executions = 0
-// The seeds themselves first, then mutations until the time is up.
-var pending = seeds[...]
-while Date().timeIntervalSince(start) < seconds {
-    let input = pending.popFirst() ?? mutator.next()
-    watchdog.begin(input)
-    target.run(String(decoding: input, as: UTF8.self))
-    watchdog.end()
-    executions += 1
+// RTLD_DEFAULT (a null handle): the symbol is in this executable when libFuzzer was linked in.
+guard let entry = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") else {
+    fail("quarry-fuzz was built without libFuzzer; run it through Scripts/fuzz.sh", status: 2)
 }
-let elapsed = Date().timeIntervalSince(start)
-print("\(target.name): \(executions) executions in \(Int(elapsed)) s (\(Int(Double(executions) / elapsed))/s), "
-      + "\(seeds.count) seeds, seed \(seed), peak RSS \(Watchdog.peakResidentMB()) MB")
+let workdir = arguments[2]
+let options = Array(arguments.dropFirst(3))
+let manager = FileManager.default
+
+var libFuzzerArguments = [arguments[0], "-max_len=\(target.maximumLength)", "-artifact_prefix=\(workdir)/crashes/\(target.name)-"]
+if options.allSatisfy({ $0.hasPrefix("-") }) {
+    // A fuzzing run: new inputs go to the corpus folder (kept between runs),
+    // the seeds are read from theirs, the tokens from the dictionary.
+    let corpus = "\(workdir)/corpus/\(target.name)", seedFolder = "\(workdir)/seeds/\(target.name)"
+    for folder in [corpus, seedFolder, "\(workdir)/crashes"] { try manager.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+    for seed in target.seeds(Seeds(root: manager.currentDirectoryPath)) {
+        // Named by content, so rewriting the seeds each run adds no duplicates.
+        _ = manager.createFile(atPath: seedFolder + "/" + FNV.hex(Array(seed.utf8)), contents: Data(seed.utf8))
+    }
+    let dictionary = "\(workdir)/\(target.name).dict"
+    try FuzzDictionary.text(target.tokens).write(toFile: dictionary, atomically: true, encoding: .utf8)
+    libFuzzerArguments += ["-dict=\(dictionary)"] + options + [corpus, seedFolder]
+} else {
+    libFuzzerArguments += options
+}
+
+Running.target = target
+var argc = Int32(libFuzzerArguments.count)
+var argv: [UnsafeMutablePointer<CChar>?] = libFuzzerArguments.map { strdup($0) } + [nil]
+let status = argv.withUnsafeMutableBufferPointer { buffer in
+    var base = buffer.baseAddress
+    return unsafeBitCast(entry, to: RunDriver.self)(&argc, &base) { data, size in
+        let bytes = data.map { UnsafeBufferPointer(start: $0, count: size) } ?? UnsafeBufferPointer(start: nil, count: 0)
+        Running.target!.run(String(decoding: bytes, as: UTF8.self))
+        return 0
+    }
+}
+exit(status)
+
+/// libFuzzer's dictionary format: one quoted token a line, `\\`, `\"` and
+/// `\xNN` escapes for everything that is not printable ASCII.
+enum FuzzDictionary {
+    static func text(_ tokens: [String]) -> String {
+        tokens.map { token in
+            "\"" + token.utf8.map { byte -> String in
+                switch byte {
+                case UInt8(ascii: "\\"): return "\\\\"
+                case UInt8(ascii: "\""): return "\\\""
+                case 0x20..<0x7F: return String(UnicodeScalar(byte))
+                default: return "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                }
+            }.joined() + "\""
+        }.joined(separator: "\n") + "\n"
+    }
+}
+
+/// A 64-bit FNV-1a hash, in hex: a stable file name for a seed.
+enum FNV {
+    static func hex(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16).leftPadded(to: 16)
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
