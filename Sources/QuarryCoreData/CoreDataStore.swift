@@ -63,6 +63,7 @@ public enum CoreDataStore {
             do { try choice.model.validateStorageNames() } catch {
                 throw CoreDataError(.unreadableModel, "the model cannot be read by Quarry: \(error)")
             }
+            try choice.views.checkSuffixes(connection)
             choice.warnings += choice.views.warnings
             let external = try ExternalData.load(choice.views, connection: connection, storePath: path, warnings: &choice.warnings)
             for statement in choice.views.statements(external: external) { try connection.execute(statement) }

@@ -53,6 +53,11 @@ struct CoreDataViews {
     /// Each entity's name in Z_PRIMARYKEY: its own, or its old name when
     /// it was renamed in place.
     var storedEntityNames: [String: String] = [:]
+    /// Columns named by the suffix hypothesis (`ZTITLE1`: the second entity,
+    /// by number, to declare `title`), with the entity numbers whose rows may
+    /// hold a value there; checked against the rows before the views are
+    /// made (CoreDataViews+Suffixes.swift).
+    var suffixedColumns: [SuffixedColumn] = []
 
     /// The views of `model` over the store, or a `.modelMismatch` listing
     /// everything that could not be found.
@@ -108,13 +113,21 @@ struct CoreDataViews {
             }
             var cdColumn: [String: String] = [:]   // "Entity.property" → real column name
             for (upper, declarers) in columnsByName {
+                // Declarers in entity-number order: the hypothesis the suffixes follow.
+                let declarers = declarers.sorted { number($0.entity) < number($1.entity) }
                 for (i, d) in declarers.enumerated() {
                     // The column of the current name; else, for a property
                     // renamed in place, of its old name.
                     let wanted = "Z" + upper + (i == 0 ? "" : String(i))
                     let old = renames.property(d.property, of: d.entity).map { "Z" + $0.uppercased() }
-                    if let real = cdTable.columns[wanted] ?? old.flatMap({ cdTable.columns[$0] }) { cdColumn[d.entity + "." + d.property] = real }
-                    else { problems.append("\(d.entity).\(d.property) has no column \(wanted) in \(cdTable.name)") }
+                    if let real = cdTable.columns[wanted] ?? old.flatMap({ cdTable.columns[$0] }) {
+                        cdColumn[d.entity + "." + d.property] = real
+                        if declarers.count > 1 {
+                            let readers = family.filter { $0.name == d.entity || $0.ancestors(in: model).contains { $0.name == d.entity } }
+                            suffixedColumns.append(SuffixedColumn(table: cdTable.name, column: real, entity: d.entity, property: d.property,
+                                                                  entityNumbers: readers.map { number($0.name) }.sorted()))
+                        }
+                    } else { problems.append("\(d.entity).\(d.property) has no column \(wanted) in \(cdTable.name)") }
                 }
             }
             var columns: [Column] = []

@@ -191,6 +191,8 @@ struct SyntheticStoreTests {
         Refusal(name: "no model given, none cached", kind: .noModel, words: "--model"),
         Refusal(name: "a model that does not match", kind: .modelMismatch, words: "Person.nickname has no column ZNICKNAME in ZPARTY"),
         Refusal(name: "damaged after the header", kind: .unreadableStore, words: "damaged"),
+        Refusal(name: "siblings' same-named columns the other way round", kind: .modelMismatch,
+                words: "ZPARTY.ZTITLE should hold Company.title but has a value in a row of entity number 3"),
     ])
     func refusesWithAClearMessageAndWritesNothing(_ r: Refusal) throws {
         let scratch = Scratch()
@@ -204,6 +206,13 @@ struct SyntheticStoreTests {
             path = try Self.make(in: scratch, checkpointed: true, statements: ["CREATE TABLE notes (body TEXT)", "INSERT INTO notes VALUES ('keep')"])
         case let n where n.hasPrefix("no model"):
             path = try Self.make(in: scratch, checkpointed: true)
+        case let n where n.hasPrefix("siblings'"):
+            // Ann (a Person, entity 3) holds her title in ZTITLE, which the
+            // naming gives Company (entity 2): the columns are swapped.
+            path = try Self.make(in: scratch, checkpointed: true, statements: Self.statements.map {
+                $0.hasPrefix("INSERT INTO ZPARTY (Z_PK, Z_ENT, Z_OPT, ZNAME, ZACTIVE") ? $0.replacingOccurrences(of: "ZTITLE1", with: "ZTITLE") : $0
+            })
+            model = Self.model
         case let n where n.hasPrefix("a model"):
             path = try Self.make(in: scratch, checkpointed: true)
             model = try ModelReader.read(xml: Self.modelXML.replacingOccurrences(
