@@ -125,7 +125,7 @@ extension Printer {
         // specifiers kept in parse-only mode) stay as they are.
         let upper = key.utf8.contains(UInt8(ascii: "-")) ? key.uppercased() : ""
         let hyphenatedKeyword = upper.hasPrefix("UTI-CONFORMS-TO") || upper.hasPrefix("UTI-EQUALS")  // as before, below
-        if !isWord(key) && !key.hasPrefix("$") && !key.hasPrefix("%") && !hyphenatedKeyword {
+        if !isWord(key) && !isPlaceholder(key) && !hyphenatedKeyword {
             out += "#"
             writeString(key, to: &out)
             return
@@ -137,6 +137,19 @@ extension Printer {
             out += "#"
         }
         out += key
+    }
+
+    /// Whether `key` is a variable (`$name`) or a specifier kept in
+    /// parse-only mode (`%@`, `%K`, `%1$@`, `%lld`) that the lexer reads back
+    /// as the same one token. Anything else with `$` or `%` in front (a key
+    /// `%@#` written `#"%@#"`: libFuzzer's parser target) is a plain key.
+    static func isPlaceholder(_ key: String) -> Bool {
+        if key.hasPrefix("$") { return isWord(String(key.dropFirst())) }
+        guard key.hasPrefix("%"), key.utf8.count > 1 else { return false }
+        return key.utf8.dropFirst().allSatisfy { c in
+            (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
+                || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "@") || c == UInt8(ascii: "$")
+        }
     }
 
     /// Whether the lexer reads `key` (after a `#` if need be) as one word.

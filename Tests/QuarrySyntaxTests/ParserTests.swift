@@ -82,6 +82,24 @@ struct ParserTests {
         ("\tself =\n123\n", "SELF == 123"),
     ]
 
+    /// A quoted key that starts like a specifier or a variable but cannot be
+    /// one prints quoted (libFuzzer's parser target found `#"%@#"< a1`
+    /// printing as `%@# < a1`, which does not parse). Kept out of
+    /// `canonicalForms`, the mutation fuzzer's seeds: a quoted key that *is*
+    /// spelled like a variable or specifier (`#"$ab"`, `#"%@"`) still prints
+    /// as one — a known gap (issue 19: such keys need their own node).
+    static let quotedKeys: [(String, String)] = [
+        (#"#"%@#"< a1"#, #"#"%@#" < a1"#), (#"#"%" == 1"#, #"#"%" == 1"#), (#"#"$a-b" == 1"#, #"#"$a-b" == 1"#),
+        (#"#"$" == 1"#, #"#"$" == 1"#), (#"#"%a b" == 1"#, #"#"%a b" == 1"#),
+    ]
+
+    @Test(arguments: quotedKeys)
+    func quotedKeysPrintQuotedAndReparse(input: String, expected: String) throws {
+        #expect(try canonical(input) == expected)
+        let tree = try Parser.parsePredicate(input)
+        #expect(try Parser.parsePredicate(Printer.format(tree)) == tree)
+    }
+
     @Test(arguments: canonicalForms)
     func printsCanonically(input: String, expected: String) throws {
         #expect(try canonical(input) == expected)
