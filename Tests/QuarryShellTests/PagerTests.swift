@@ -140,6 +140,10 @@ struct PagerTests {
         repl.type(".pager off\rFETCH Employee SORT BY name;\r")
         #expect(repl.wait(for: "(200 rows)"), "\(repl.screen.suffix(300).debugDescription)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == paged)
+        // Ctrl-D typed before the next prompt reaches the terminal in
+        // canonical mode, which turns it into a NUL readline ignores (CI saw
+        // the shell wait 30 s): wait for the prompt first.
+        #expect(repl.waitAfter("(200 rows)", for: "quarry> "))
         repl.type("\u{04}")
         #expect(repl.finish() == 0)
 
