@@ -128,7 +128,10 @@ enum Aggregates {
     static func mode(_ items: [Value]) -> Value {
         var counts: [HashKey: Int] = [:]
         var order: [Value] = []
-        for item in items where !item.isNull {
+        for var item in items where !item.isNull {
+            // 0.0 and -0.0 are one value; which sign the first of them had
+            // is no part of the answer (SQLite does not even keep it).
+            if case .double(0) = item { item = .double(0) }
             let key = HashKey(item)
             if let c = counts[key] { counts[key] = c + 1 } else { counts[key] = 1; order.append(item) }
         }

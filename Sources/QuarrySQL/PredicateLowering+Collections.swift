@@ -138,46 +138,16 @@ extension PredicateLowerer {
         let path = try collectionLevel(bound, from: alias, entity: entity)
         let select: String
         let type: AttributeType?
-        var nullable = false
+        let nullable: Bool
         switch bound.terminal {
         case .count:
             select = "COUNT(*)"
             type = .integer64
+            nullable = false
         case .aggregate(let op, let attribute, let owner):
             guard let raw = column(attribute.name, of: owner, alias: path.elementAlias) else { throw .unsupported("transient attribute") }
             let (c, valueType) = try converted(raw, type: attribute.type, suffix: bound.suffix)
-            // Dates and strings are ordered but not added: the evaluator
-            // raises on their sum or average (E001), so only @min and @max
-            // of them run in SQL. An Integer 64 sum can overflow, which
-            // SQLite reports as an error and PostgreSQL's BIGINT cast too,
-            // where the evaluator answers the nearest double: the evaluator
-            // decides it (found by the random-model fuzzer).
-            let ordered = op == .min || op == .max
-            guard valueType.isNumeric || ((valueType == .date || valueType == .string) && ordered) else {
-                throw .unsupported("\(op.spelling) of \(valueType.rawValue)")
-            }
-            if op == .sum && valueType == .integer64 { throw .unsupported("a sum of Integer 64 values may overflow") }
-            // The evaluator adds floating-point values with compensation
-            // (Aggregates.total), in element order; SQL's SUM and AVG add
-            // them in an order of their own, without: `[1e300, 0.1, -1e300]`
-            // sums to 0.1 in one and 0 in the other. Their sums and averages
-            // run in memory (the random-model fuzzer found both).
-            if (op == .sum || op.isAverage) && !valueType.isInteger {
-                throw .unsupported("\(op.spelling) of floating-point values")
-            }
-            switch op {
-            case .sum: select = context.dialect.sum(c, integer: valueType.isInteger)
-            case .elementAverage:
-                select = valueType == .integer64 ? exactAverage(c, skippingNil: false) : context.dialect.elementAverage(c)
-                nullable = true
-            case .average:
-                select = valueType == .integer64 ? exactAverage(c, skippingNil: true) : context.dialect.average(c)
-                nullable = true
-            case .min: select = "MIN(\(c))"; nullable = true
-            case .max: select = "MAX(\(c))"; nullable = true
-            case .count: throw .unsupported("count of an attribute")
-            }
-            type = op.isAverage ? .double : valueType
+            (select, type, nullable) = try aggregateSelect(op, of: c, type: valueType)
         default:
             throw .unsupported("aggregate")
         }
@@ -190,6 +160,47 @@ extension PredicateLowerer {
         let subquery = context.subquery(path.level, select: select, correlation: path.correlation, condition: nil)
         if nilWithoutOwner { return .scalar(nilWhenNoOwner(path.hop, subquery), type: type, nullable: true) }
         return .scalar(subquery, type: type, nullable: nullable)
+    }
+
+    /// The SQL of `op` over the values of column `c`, shared by a to-many's
+    /// collection operators and a dictionary fetch's aggregates over rows,
+    /// so both refuse what the evaluator computes differently. Dates and
+    /// strings are ordered but not added: the evaluator raises on their sum
+    /// or average (E001), so only @min and @max of them run in SQL (SQLite
+    /// would add text as 0 and dates as seconds). An Integer 64 sum can
+    /// overflow, which SQLite reports as an error and PostgreSQL's BIGINT
+    /// cast too, where the evaluator answers the nearest double: the
+    /// evaluator decides it (found by the random-model fuzzer). The
+    /// evaluator adds floating-point values with compensation
+    /// (Aggregates.total), in element order; SQL's SUM and AVG add them in
+    /// an order of their own, without: `[1e300, 0.1, -1e300]` sums to 0.1 in
+    /// one and 0 in the other. Their sums and averages run in memory.
+    ///
+    /// `overflowFallsBack`: the caller reruns the request in memory when the
+    /// database reports an overflow (a dictionary fetch does:
+    /// `SQLDatabase.isArithmeticOverflow`), so an Integer 64 sum may run.
+    func aggregateSelect(_ op: StoreAggregate, of c: String, type valueType: AttributeType,
+                         overflowFallsBack: Bool = false) throws(LoweringError)
+        -> (select: String, type: AttributeType, nullable: Bool) {
+        let ordered = op == .min || op == .max
+        guard valueType.isNumeric || ((valueType == .date || valueType == .string) && ordered) else {
+            throw .unsupported("\(op.spelling) of \(valueType.rawValue)")
+        }
+        if op == .sum && valueType == .integer64 && !overflowFallsBack { throw .unsupported("a sum of Integer 64 values may overflow") }
+        if (op == .sum || op.isAverage) && !valueType.isInteger {
+            throw .unsupported("\(op.spelling) of floating-point values")
+        }
+        let type = op.isAverage ? AttributeType.double : valueType
+        switch op {
+        case .sum: return (context.dialect.sum(c, integer: valueType.isInteger), type, false)
+        case .elementAverage:
+            return (valueType == .integer64 ? exactAverage(c, skippingNil: false) : context.dialect.elementAverage(c), type, true)
+        case .average:
+            return (valueType == .integer64 ? exactAverage(c, skippingNil: true) : context.dialect.average(c), type, true)
+        case .min: return ("MIN(\(c))", type, true)
+        case .max: return ("MAX(\(c))", type, true)
+        case .count: throw .unsupported("count of an attribute")
+        }
     }
 
     /// `value`, or NULL when the row owning the collection is missing.

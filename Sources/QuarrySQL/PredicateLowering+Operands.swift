@@ -178,20 +178,19 @@ extension PredicateLowerer {
     }
 
     /// An aggregate over the rows of a dictionary fetch (or of each group):
-    /// the same rules as over a collection — nil values skipped, the sum of
-    /// none 0, the average of none nil, the count of all rows.
+    /// the same rules as over a collection (`aggregateSelect`) — nil values
+    /// skipped, the sum of none 0, the average of none nil, the count of all
+    /// rows; what the evaluator computes otherwise (a sum of text, of dates,
+    /// of booleans, of floating-point values) runs in memory. An Integer 64
+    /// sum runs in SQL: the store reruns the fetch in memory if the
+    /// database reports that it overflowed.
     func rowAggregate(_ op: StoreAggregate, _ o: Operand) throws(LoweringError) -> Operand {
         switch o {
-        case .scalar(let f, let type, _):
-            switch op {
-            case .count: return .scalar(SQLFragment("COUNT(*)"), type: .integer64, nullable: false)
-            case .sum: return .scalar(SQLFragment(context.dialect.sum(f.sql, integer: type?.isInteger ?? false), f.arguments), type: type, nullable: false)
-            case .average, .elementAverage: return .scalar(SQLFragment(context.dialect.average(f.sql), f.arguments), type: .double, nullable: true)
-            case .min: return .scalar("MIN(" + f + ")", type: type, nullable: true)
-            case .max: return .scalar("MAX(" + f + ")", type: type, nullable: true)
-            }
-        case .object where op == .count:
+        case .scalar(_, _, _) where op == .count, .object where op == .count:
             return .scalar(SQLFragment("COUNT(*)"), type: .integer64, nullable: false)
+        case .scalar(let f, let type?, _) where f.arguments.isEmpty:
+            let (select, resultType, nullable) = try aggregateSelect(op, of: f.sql, type: type, overflowFallsBack: true)
+            return .scalar(SQLFragment(select), type: resultType, nullable: nullable)
         default:
             throw .unsupported("aggregate of \(op.spelling)")
         }

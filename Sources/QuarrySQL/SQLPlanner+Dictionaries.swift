@@ -30,6 +30,7 @@ extension SQLPlanner {
                              hints: Suggestions.closest(to: request.entity, among: model.entityNames).map { ["did you mean '\($0)'?"] } ?? [],
                              stage: .bind)
         }
+        try checkGrouping(request, model: model)
         let context = LoweringContext(mapping: mapping, now: now)
         let level = context.newLevel(entity: entity.name)
         var lowerer = PredicateLowerer(context: context, level: level)

@@ -215,6 +215,8 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
     public static func == (a: ManagedObject, b: ManagedObject) -> Bool { a === b }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
+    public var printedIdentity: String? { objectID.description }
+
     public var description: String {
         let state = isInserted ? "inserted" : isDeleted ? "deleted" : isFault ? "fault" : !changes.isEmpty ? "updated" : "saved"
         return "\(objectID) (\(state))"

@@ -86,6 +86,12 @@ public protocol SQLDatabase: AnyObject {
     /// (batches, prefetching) are cut into chunks of at most this many.
     var maximumArguments: Int { get }
 
+    /// Whether `error` is this database refusing an integer result that
+    /// does not fit (SQLite's SUM "integer overflow", PostgreSQL's SQLSTATE
+    /// 22003): a dictionary fetch then reruns in memory, where the
+    /// evaluator answers the exact total or the nearest double.
+    func isArithmeticOverflow(_ error: any Error) -> Bool
+
     /// Runs one statement; returns the number of rows it changed.
     @discardableResult
     func run(_ sql: String, _ arguments: [Value]) throws -> Int
@@ -181,6 +187,13 @@ extension SQLiteConnection: SQLDatabase {
     }
 
     public func restartKeys(after table: String) throws {}
+
+    public func isArithmeticOverflow(_ error: any Error) -> Bool {
+        // SQLite has no code of its own for it: SUM raises SQLITE_ERROR
+        // with exactly this message (sumFinalize in func.c).
+        guard let e = error as? SQLiteError else { return false }
+        return e.code == 1 && e.message == "integer overflow"
+    }
 
     public func tableNames() throws -> [String] {
         try query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap {

@@ -31,7 +31,13 @@ extension SQLStore {
         let plan = try SQLPlanner.planDictionaries(request, mapping: mapping, now: now())
         if engine == .sql, let plan {
             let kinds = plan.types.map { $0.map(StoreValues.kind) ?? .automatic }
-            var rows = try database.rows(plan.sql.sql, plan.sql.arguments, as: kinds)
+            var rows: [[Value]]
+            do {
+                rows = try database.rows(plan.sql.sql, plan.sql.arguments, as: kinds)
+            } catch where database.isArithmeticOverflow(error) {
+                // An Integer 64 sum that does not fit: the evaluator answers it.
+                return try dictionariesInMemory(request)
+            }
             try resolveToOneKeys(&rows, plan.toOne)
             return rows.map { DictionaryRow(keys: plan.names, values: $0) }
         }
@@ -66,12 +72,16 @@ extension SQLStore {
     /// `selected`: the objects the request's predicate selects, when the
     /// caller has them (a context with unsaved changes); otherwise fetched here.
     func dictionariesInMemory(_ request: FetchRequest, selected: [any KeyValueAccessible]? = nil) throws -> [DictionaryRow] {
+        try SQLPlanner.checkGrouping(request, model: model)
         var base = request
         base.sortDescriptors = []
         base.fetchLimit = nil
         base.fetchOffset = 0
         base.propertiesToFetch = []
-        let objects: [any KeyValueAccessible] = try selected ?? fetch(base, engine: .memory)
+        // In key order, whatever order the database returned them in: what
+        // depends on order (the values `mode:` lists, which of equal values
+        // it shows) is then the same on SQLite and PostgreSQL.
+        let objects = Self.inKeyOrder(try selected ?? fetch(base, engine: .memory))
         let options = evaluationOptions
         let names = request.propertiesToFetch.map(\.name)
         let isAggregate = request.propertiesToFetch.map { SQLPlanner.isRowAggregate($0.expression, entity: request.entity, model: model) }
@@ -84,7 +94,7 @@ extension SQLStore {
             // Values are not Hashable; their canonical print identifies them.
             var index: [String: Int] = [:]
             for o in objects {
-                let key = Printer.format(.array(try keys.map { try $0.evaluate(.object(ObjectReference(o))) }))
+                let key = Self.identity(try keys.map { try $0.evaluate(.object(ObjectReference(o))) })
                 if let i = index[key] { groups[i].append(o) } else { index[key] = groups.count; groups.append([o]) }
             }
         } else if isAggregate.contains(true) {
@@ -116,7 +126,7 @@ extension SQLStore {
         }
         if request.returnsDistinctResults {
             var seen: Set<String> = []
-            rows = rows.filter { seen.insert(Printer.format(.array($0.0.values))).inserted }
+            rows = rows.filter { seen.insert(Self.identity($0.0.values)).inserted }
         }
         // Sort keys name a property, or else are key paths of the row's object.
         let sortKeys = try request.sortDescriptors.map { d -> (SortDescriptor, CompiledExpression?) in
@@ -143,6 +153,28 @@ extension SQLStore {
         sorted = Array(sorted.dropFirst(request.fetchOffset))
         if let limit = request.fetchLimit { sorted = Array(sorted.prefix(limit)) }
         return sorted
+    }
+
+    /// What makes rows one group, or duplicates under DISTINCT: values are
+    /// not Hashable, so their canonical print, with a negative zero printed
+    /// as zero (SQL's GROUP BY and DISTINCT compare 0.0 and -0.0 equal, and
+    /// PostgreSQL keeps the sign where SQLite does not).
+    static func identity(_ values: [Value]) -> String {
+        Printer.format(.array(values.map { if case .double(0) = $0 { return .double(0) } else { return $0 } }))
+    }
+
+    /// Store objects by entity and key (the context's and the store's kinds);
+    /// other objects keep their order, after them.
+    static func inKeyOrder(_ objects: [any KeyValueAccessible]) -> [any KeyValueAccessible] {
+        func key(_ o: any KeyValueAccessible) -> ObjectID? { (o as? StoredObject)?.id ?? (o as? ManagedObject)?.objectID }
+        return objects.enumerated().sorted { a, b in
+            switch (key(a.element), key(b.element)) {
+            case let (x?, y?): return (x.entity, x.primaryKey, a.offset) < (y.entity, y.primaryKey, b.offset)
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return a.offset < b.offset
+            }
+        }.map(\.element)
     }
 
     /// The engine's plan for a fetch, one line per step (SQLite's EXPLAIN

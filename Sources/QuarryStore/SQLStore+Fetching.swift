@@ -228,10 +228,21 @@ enum SortOrder {
                 y = StoredText.composed(folding.fold(y))
             }
             return Array(x.utf8).lexicographicallyPrecedes(Array(y.utf8)) ? -1 : (x.utf8.elementsEqual(y.utf8) ? 0 : 1)
+        case (.data(let x), .data(let y)):
+            // As SQLite orders BLOBs and PostgreSQL bytea: byte by byte, a
+            // prefix first.
+            return bytes(x, y)
+        case (.uuid(let x), .uuid(let y)):
+            // Stored as their 16 bytes, so ordered by them.
+            return bytes(withUnsafeBytes(of: x.uuid) { Array($0) }, withUnsafeBytes(of: y.uuid) { Array($0) })
         default:
             let x = number(a), y = number(b)
             return x < y ? -1 : (x > y ? 1 : 0)
         }
+    }
+
+    static func bytes(_ x: [UInt8], _ y: [UInt8]) -> Int {
+        x.lexicographicallyPrecedes(y) ? -1 : (x == y ? 0 : 1)
     }
 
     static func number(_ v: Value) -> Double {

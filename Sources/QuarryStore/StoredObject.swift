@@ -154,6 +154,8 @@ public final class StoredObject: KeyValueAccessible, Registrable, @unchecked Sen
         layout.slot("_fk_" + relationship, for: id.entity).map { storage[$0] }
     }
 
+    public var printedIdentity: String? { id.description }
+
     public var description: String {
         let fields = zip(layout.names, storage).sorted { $0.0 < $1.0 }.map { "\($0.0): \(Printer.format($0.1))" }
         return "\(id) {\(fields.joined(separator: ", "))}"

@@ -189,7 +189,7 @@ extension Printer {
                 write(d[key]!, to: &out)
             }
             out += "}"
-        case .object(let ref): out += "<object \(ObjectIdentifier(ref.object).hashValue)>"
+        case .object(let ref): out += "<object \(ref.object.printedIdentity ?? String(ObjectIdentifier(ref.object).hashValue))>"
         }
     }
 

@@ -40,6 +40,15 @@ public protocol KeyValueAccessible: AnyObject, Sendable {
     /// (the evaluator treats a missing key as null, as Apple's `valueForKey:` on
     /// a dictionary does).
     func value(forKey key: String) -> Value?
+
+    /// A stable name for the object in printed values and messages (a
+    /// store's objects answer their ID, `Department/3`); nil prints the
+    /// object's identity, which differs from run to run.
+    var printedIdentity: String? { get }
+}
+
+extension KeyValueAccessible {
+    public var printedIdentity: String? { nil }
 }
 
 /// A reference to a host object; two references are equal when they point at

@@ -19,6 +19,7 @@ final class CountingDatabase: SQLDatabase {
     var isInTransaction: Bool { base.isInTransaction }
     var maximumArguments: Int { base.maximumArguments }
     var interrupter: @Sendable () -> Void { base.interrupter }
+    func isArithmeticOverflow(_ error: any Error) -> Bool { base.isArithmeticOverflow(error) }
 
     func run(_ sql: String, _ arguments: [Value]) throws -> Int {
         statements.append(sql)
