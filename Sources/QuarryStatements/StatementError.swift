@@ -88,7 +88,7 @@ public struct StatementError: Error, Sendable, Equatable, CustomStringConvertibl
         Self.render(code: code.rawValue, message: message, span: span, hints: hints, in: source, file: file)
     }
 
-    /// The located form shared with the shell's errors (StatementError), which
+    /// The located form shared with the shell's errors (`ShellError` in QuarryShell), which
     /// carry codes of their own (R…) and so cannot be a `Diagnostic`.
     public static func render(code: String, message: String, span: SourceSpan, hints: [String],
                               in source: SourceText, file: String?) -> String {
