@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "QuarryFixtures", targets: ["QuarryFixtures"]),
         .library(name: "QuarryPostgres", targets: ["QuarryPostgres"]),
         .library(name: "QuarryLint", targets: ["QuarryLint"]),
+        .library(name: "QuarryStatements", targets: ["QuarryStatements"]),
         .library(name: "QuarryCoreData", targets: ["QuarryCoreData"]),
         .executable(name: "quarry", targets: ["quarry"]),
     ],
@@ -36,6 +37,11 @@ let package = Package(
         .target(name: "QuarrySQL", dependencies: ["QuarryModel", "QuarryEvaluation"]),
         // `quarry lint`: format strings in Swift/Objective-C sources checked against models.
         .target(name: "QuarryLint", dependencies: ["QuarrySyntax", "QuarryModel", .product(name: "Yams", package: "Yams")]),
+        // The statement language (parser, script splitter, printer) for any
+        // tool that reads statements: no store, terminal or database, so it
+        // must depend on nothing past QuarrySyntax and QuarryModel
+        // (Tests/QuarryStatementsTests/DependencyTests.swift checks).
+        .target(name: "QuarryStatements", dependencies: ["QuarrySyntax"]),
         .target(name: "QuarryStore", dependencies: ["QuarrySQL", "QuarrySQLite"]),
         .target(name: "QuarryFixtures", dependencies: ["QuarryStore", .product(name: "Yams", package: "Yams")]),
         // The PostgreSQL driver: a synchronous `SQLDatabase` over postgres-nio's
@@ -56,7 +62,7 @@ let package = Package(
         .target(name: "QuarryCoreData", dependencies: ["QuarryStore", "QuarrySQLite", "CZlib"]),
         // The default store's prebuilt SQLite image (bytes in C: compiles fast).
         .target(name: "CDefaultStoreImage"),
-        .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryEvaluation", "QuarryStore", "QuarryPostgres", "QuarryCoreData", "CReadline",
+        .target(name: "QuarryShell", dependencies: ["QuarrySyntax", "QuarryStatements", "QuarryEvaluation", "QuarryStore", "QuarryPostgres", "QuarryCoreData", "CReadline",
                                                     "CDefaultStoreImage"]),
         .executableTarget(
             name: "quarry",
@@ -91,6 +97,7 @@ let package = Package(
         .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell", "QuarryFixtures", "QuarryPostgresTestSupport"]),
         .testTarget(name: "QuarryModelTests", dependencies: ["QuarryModel"]),
         .testTarget(name: "QuarryLintTests", dependencies: ["QuarryLint"]),
+        .testTarget(name: "QuarryStatementsTests", dependencies: ["QuarryStatements"]),
         .testTarget(name: "QuarrySQLiteTests", dependencies: ["QuarrySQLite"]),
         .testTarget(name: "QuarrySQLTests", dependencies: ["QuarrySQL"]),
         .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryPostgres", "QuarryPostgresTestSupport"]),

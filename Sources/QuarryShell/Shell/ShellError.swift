@@ -1,12 +1,17 @@
 // Errors of the shell: a code, a message, a byte span in the text that was
 // being run, hints, and the exit code the run ends with. The language's own
 // diagnostics (L/P/A/B/E codes from QuarrySyntax) are carried over unchanged,
-// shifted to where their clause stood in the file; the shell adds S codes for
-// the statement grammar and dot-commands, and R codes for statements that
-// failed while running. Rendering copies Diagnostic's so that both kinds look
-// the same: `file:line:col: error[CODE]: message`, the line, a caret.
+// shifted to where their clause stood in the file; so are the statement
+// grammar's S codes (QuarryStatements' `StatementError`). The shell adds S
+// codes for dot-commands and R codes for statements that failed while
+// running. Rendering is Diagnostic's form (`StatementError.render`) so that
+// all kinds look the same: `file:line:col: error[CODE]: message`, the line,
+// a caret.
 
 /// Shell-level error codes. Never renumber one; add new ones at the end.
+/// S001–S009 and S012 are the statement grammar's (`StatementCode` in
+/// QuarryStatements, the same values); the shell reports some of them too,
+/// while binding a statement to the model.
 public enum ShellCode: String, Sendable, CaseIterable {
     case unknownStatement = "S001"
     case expectedEntity = "S002"
@@ -73,6 +78,19 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
         located = true
     }
 
+    /// A statement-grammar error or a clause's diagnostic, as the statement
+    /// parser reported it: always bad input (65), as in `init(_: Diagnostic)`.
+    public init(_ e: StatementError) {
+        if let d = e.diagnostic {
+            self.init(d)
+            return
+        }
+        // An S code: a located parse error, exit 65, as every S code the
+        // shell raises; the code is the statement grammar's own.
+        self.init(.unknownStatement, e.message, at: e.span, hints: e.hints)
+        code = e.code.rawValue
+    }
+
     /// An error raised while running, not tied to a column.
     public static func failed(_ message: String, code: ShellCode = .statementFailed, hints: [String] = []) -> ShellError {
         ShellError(code, message, hints: hints, exitCode: ExitStatus.statementFailed, located: false)
@@ -103,16 +121,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
             for hint in hints { out += "\nhelp: \(hint)" }
             return out
         }
-        let loc = source.location(of: span.start)
-        out += "\(loc.line):\(loc.column): error[\(code)]: \(message)\n"
-        let (lineText, lineStart) = source.line(containing: span.start)
-        out += "    " + String(lineText.map { $0 == "\t" ? " " : $0 }) + "\n"
-        let caretColumn = source.characterCount(from: lineStart, to: span.start)
-        let lineEnd = lineStart + lineText.utf8.count
-        let width = max(1, source.characterCount(from: span.start, to: min(span.end, lineEnd)))
-        out += "    " + String(repeating: " ", count: caretColumn) + "^" + String(repeating: "~", count: width - 1)
-        for hint in hints { out += "\nhelp: \(hint)" }
-        return out
+        return StatementError.render(code: code, message: message, span: span, hints: hints, in: source, file: file)
     }
 
     /// The `--error-format json` object: code, message, file, line, column, length, stage, hints.

@@ -160,7 +160,7 @@ extension ShellSession {
             output(tokenListing(text))
         case ".ast":
             guard let text = lastStatement else { output("(no statement yet)\n"); return }
-            output(try StatementParser.parse(text, arguments: self.arguments).json.serialized + "\n")
+            output(try parseStatement(text).json.serialized + "\n")
         case ".bail": bail = try flag()
         case ".echo": echo = try flag()
         case ".headers", ".header": presentation.headers = try flag()

@@ -37,7 +37,7 @@ extension ShellSession {
                 if [".open", ".model", ".quit", ".exit"].contains(command) { return .stopped }
             case .statement:
                 do throws(ShellError) {
-                    try preflight(StatementParser.parse(item.text, arguments: arguments))
+                    try preflight(parseStatement(item.text))
                 } catch {
                     guard error.exitCode == ExitStatus.badInput else { continue }
                     return .failed(error.located ? error.shifted(by: item.offset) : error)

@@ -42,7 +42,7 @@ extension ShellSession {
                 case .statement:
                     lastStatement = item.text
                     do throws(ShellError) {
-                        try execute(StatementParser.parse(item.text, arguments: arguments))
+                        try execute(parseStatement(item.text))
                     } catch {
                         throw error.located ? error.shifted(by: item.offset) : error
                     }

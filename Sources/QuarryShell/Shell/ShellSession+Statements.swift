@@ -6,6 +6,12 @@
 
 
 extension ShellSession {
+    /// Parses one statement with the session's `--arg` values; the statement
+    /// grammar's errors become the shell's, code, span and hints unchanged.
+    func parseStatement(_ text: String) throws(ShellError) -> Statement {
+        do { return try StatementParser.parse(text, arguments: arguments) } catch { throw ShellError(error) }
+    }
+
     func execute(_ statement: Statement) throws(ShellError) {
         if explain, case .fetch = statement { write(.text(try explainText(statement))) }
         if explain, case .count = statement { write(.text(try explainText(statement))) }

@@ -51,7 +51,7 @@ extension ShellSession {
 
     /// Parses and starts watching `text` (spans relative to it).
     private func startWatch(_ text: String) throws(ShellError) {
-        let statement = try StatementParser.parse(text, arguments: arguments)
+        let statement = try parseStatement(text)
         guard case .sections(let name, let keyPath, let predicate, let sort) = statement else {
             let first = text.prefix { !$0.isWhitespace }
             throw ShellError(.badDotArgument, "only SECTIONS statements can be watched, not \(statement.verb)",

@@ -1,8 +1,9 @@
 // The statement grammar: each statement form parses to the tree it should,
 // prints back canonically, and the printed text parses to the same tree;
-// the splitter and the REPL's "needs more input" rule.
+// the splitter and the REPL's "needs more input" rule. Moved here from the
+// shell's tests with the parser: none of it needs a store or a terminal.
 import Testing
-@testable import QuarryShell
+@testable import QuarryStatements
 
 @Suite("Statement parser")
 struct StatementParserTests {
@@ -58,23 +59,5 @@ struct StatementParserTests {
     @Test(arguments: continuation)
     func needsMoreInput(text: String, more: Bool) {
         #expect(ScriptSplitter.needsMoreInput(text) == more)
-    }
-
-    static let completions: [(String, String, [String])] = [
-        ("FET", "FET", ["FETCH"]),
-        ("fet", "fet", ["fetch"]),
-        ("FETCH Emp", "Emp", ["Employee"]),
-        ("FETCH Employee WHERE department.na", "department.na", ["department.name"]),
-        ("FETCH Employee WHERE department.employees.sal", "department.employees.sal", ["department.employees.salary"]),
-        ("FETCH Employee WHERE sal", "sal", ["salary"]),
-        ("COUNT Employee WHERE departm", "departm", ["department"]),
-        (".sc", ".sc", [".schema"]),
-        ("EVAL $mi", "$mi", ["$minimum"]),
-    ]
-
-    @Test(arguments: completions)
-    func completes(line: String, word: String, expected: [String]) throws {
-        let model = try DefaultStore.model()
-        #expect(Completion.candidates(line: line, word: word, model: model, variables: ["minimum"]) == expected)
     }
 }

@@ -29,10 +29,10 @@ public struct StatementParser {
     let cursor = Cursor()
 
     /// Parses one statement (without its `;`). Spans are offsets into `text`.
-    public static func parse(_ text: String, arguments: [Value] = []) throws(ShellError) -> Statement {
+    public static func parse(_ text: String, arguments: [Value] = []) throws(StatementError) -> Statement {
         let source = SourceText(text)
         let lexed: (tokens: ContiguousArray<Token>, strings: [String])
-        do { lexed = try Lexer.tokenize(source) } catch { throw ShellError(error) }
+        do { lexed = try Lexer.tokenize(source) } catch { throw StatementError(error) }
         let tokens = lexed.tokens
         let parser = StatementParser(source: source, tokens: tokens, arguments: arguments)
         let statement = try parser.statement(from: 0, to: tokens.count - 1)
@@ -42,34 +42,34 @@ public struct StatementParser {
             let use = parser.cursor.use
             if (hasSpecifiers && use.highestPositional == 0) || (!hasSpecifiers && Parser.containsQuotedSpecifier(lexed.strings)),
                let extra = Parser.extraArguments(given: arguments.count, use: use, span: span, strings: lexed.strings) {
-                throw ShellError(extra)
+                throw StatementError(extra)
             }
         }
         return statement
     }
 
-    static let verbs = ["FETCH", "COUNT", "EVAL", "INSERT", "UPDATE", "DELETE", "SECTIONS", "SET", "EXPLAIN"]
+    public static let verbs = ["FETCH", "COUNT", "EVAL", "INSERT", "UPDATE", "DELETE", "SECTIONS", "SET", "EXPLAIN"]
 
     // statement = fetch | count | eval | insert | update | delete | sections | set | explain ;
-    func statement(from a: Int, to b: Int) throws(ShellError) -> Statement {
+    func statement(from a: Int, to b: Int) throws(StatementError) -> Statement {
         guard a < b, let verb = word(a) else {
             let span = a < b ? tokens[a].span : SourceSpan(start: 0, end: 0)
-            throw ShellError(.unknownStatement, "expected a statement (\(Self.verbs.joined(separator: ", ")))", at: span)
+            throw StatementError(.unknownStatement, "expected a statement (\(Self.verbs.joined(separator: ", ")))", at: span)
         }
         switch verb {
         case "FETCH": return .fetch(try fetch(from: a + 1, to: b))
         case "COUNT":
             let entity = try entityName(a + 1, b, after: a)
             let clauses = try clauses(from: a + 2, to: b, allowed: ["WHERE"], statement: "COUNT")
-            return .count(entity: entity, predicate: try clauses["WHERE"].map { c throws(ShellError) in try predicate(c) })
+            return .count(entity: entity, predicate: try clauses["WHERE"].map { c throws(StatementError) in try predicate(c) })
         case "EVAL":
-            guard a + 1 < b else { throw ShellError(.emptyClause, "expected an expression after EVAL", at: end(of: a)) }
+            guard a + 1 < b else { throw StatementError(.emptyClause, "expected an expression after EVAL", at: end(of: a)) }
             // An expression, or else a predicate; the error shown is the
             // expression's unless only a predicate reading gets further.
             let before = cursor.use
-            do throws(ShellError) { return .eval(try expression(a + 1, b)) } catch {
+            do throws(StatementError) { return .eval(try expression(a + 1, b)) } catch {
                 var use = before
-                if error.code == DiagnosticCode.unexpectedTrailingInput.rawValue || error.code == DiagnosticCode.expectedValue.rawValue,
+                if error.code == .language(.unexpectedTrailingInput) || error.code == .language(.expectedValue),
                    let p = try? Parser.parsePredicate(SourceText(masked(a + 1, b)), arguments: arguments, continuing: &use) {
                     cursor.use = use
                     return .evalPredicate(p)
@@ -82,24 +82,24 @@ public struct StatementParser {
             let start = word(a + 1) == "FROM" ? a + 2 : a + 1
             let entity = try entityName(start, b, after: start - 1)
             let clauses = try clauses(from: start + 1, to: b, allowed: ["WHERE"], statement: "DELETE")
-            return .delete(entity: entity, predicate: try clauses["WHERE"].map { c throws(ShellError) in try predicate(c) })
+            return .delete(entity: entity, predicate: try clauses["WHERE"].map { c throws(StatementError) in try predicate(c) })
         case "SECTIONS": return try sections(from: a + 1, to: b)
         case "SET": return try set(from: a + 1, to: b)
         case _ where TransactionStatement.verbs.contains(verb):
             return try transaction(verb, from: a, to: b)
         case "EXPLAIN":
-            guard a + 1 < b else { throw ShellError(.emptyClause, "expected a statement after EXPLAIN", at: end(of: a)) }
+            guard a + 1 < b else { throw StatementError(.emptyClause, "expected a statement after EXPLAIN", at: end(of: a)) }
             return .explain(try statement(from: a + 1, to: b))
         default:
             let hint = Suggestions.closest(to: verb, among: Self.verbs + TransactionStatement.verbs).map { ["did you mean \($0)?"] } ?? []
-            throw ShellError(.unknownStatement, "unknown statement '\(text(a))'; expected \(Self.verbs.joined(separator: ", "))",
+            throw StatementError(.unknownStatement, "unknown statement '\(text(a))'; expected \(Self.verbs.joined(separator: ", "))",
                              at: tokens[a].span, hints: hint)
         }
     }
 
     // fetch = "FETCH" ["DISTINCT"] entity ["PROPERTIES" items] ["WHERE" predicate] ["GROUP" "BY" items]
     //         ["HAVING" predicate] ["SORT" "BY" sortKeys] ["LIMIT" int] ["OFFSET" int] ["BATCH" int] ;
-    func fetch(from a: Int, to b: Int) throws(ShellError) -> FetchStatement {
+    func fetch(from a: Int, to b: Int) throws(StatementError) -> FetchStatement {
         var start = a
         var distinct = false
         if word(a) == "DISTINCT" { distinct = true; start += 1 }
@@ -119,21 +119,21 @@ public struct StatementParser {
     }
 
     // insert = "INSERT" ["INTO"] entity "{" [key ":" expression {"," key ":" expression}] "}" ;
-    func insert(from a: Int, to b: Int) throws(ShellError) -> Statement {
+    func insert(from a: Int, to b: Int) throws(StatementError) -> Statement {
         let start = word(a) == "INTO" ? a + 1 : a
         let entity = try entityName(start, b, after: start - 1)
         let open = start + 1
         guard open < b, punctuation(open) == .leftBrace else {
-            throw ShellError(.malformedAssignment, "expected '{' and the new object's values after \(entity.text)",
+            throw StatementError(.malformedAssignment, "expected '{' and the new object's values after \(entity.text)",
                              at: open < b ? tokens[open].span : end(of: start), hints: ["as in INSERT Task {task: 'Write', done: NO}"])
         }
         guard punctuation(b - 1) == .rightBrace, matchingClose(open) == b - 1 else {
-            throw ShellError(.malformedAssignment, "expected '}' to close the values", at: end(of: b - 1))
+            throw StatementError(.malformedAssignment, "expected '}' to close the values", at: end(of: b - 1))
         }
         var values: [(key: Name, value: Expression)] = []
         for (x, y) in split(open + 1, b - 1, on: .comma) {
             guard y - x >= 3, punctuation(x + 1) == .colon, let key = try assignmentKey(x) else {
-                throw ShellError(.malformedAssignment, "expected 'key: value'", at: x < y ? tokens[x].span : end(of: x - 1))
+                throw StatementError(.malformedAssignment, "expected 'key: value'", at: x < y ? tokens[x].span : end(of: x - 1))
             }
             values.append((key, try expression(x + 2, y)))
         }
@@ -142,7 +142,7 @@ public struct StatementParser {
 
     /// The key of `key: value` or `key = value`: a name, or `%K` (`%1$K`)
     /// read from the arguments, named where the specifier stands.
-    func assignmentKey(_ i: Int) throws(ShellError) -> Name? {
+    func assignmentKey(_ i: Int) throws(StatementError) -> Name? {
         if let name = keyName(i) { return name }
         guard text(i).hasPrefix("%") else { return nil }
         let e = try expression(i, i + 1)
@@ -151,50 +151,50 @@ public struct StatementParser {
     }
 
     // update = "UPDATE" entity "SET" key "=" expression {"," key "=" expression} ["WHERE" predicate] ;
-    func update(from a: Int, to b: Int) throws(ShellError) -> Statement {
+    func update(from a: Int, to b: Int) throws(StatementError) -> Statement {
         let entity = try entityName(a, b, after: a - 1)
         let c = try clauses(from: a + 1, to: b, allowed: ["SET", "WHERE"], statement: "UPDATE")
         guard let s = c["SET"] else {
-            throw ShellError(.malformedAssignment, "expected SET after UPDATE \(entity.text)", at: end(of: a),
+            throw StatementError(.malformedAssignment, "expected SET after UPDATE \(entity.text)", at: end(of: a),
                              hints: ["as in UPDATE Task SET done = YES WHERE done == NO"])
         }
         var assignments: [(key: Name, value: Expression)] = []
         for (x, y) in split(s.from, s.to, on: .comma) {
             guard y - x >= 3, punctuation(x + 1) == .equal || punctuation(x + 1) == .assign,
                   let key = try assignmentKey(x) else {
-                throw ShellError(.malformedAssignment, "expected 'key = value'", at: x < y ? tokens[x].span : end(of: s.keyword))
+                throw StatementError(.malformedAssignment, "expected 'key = value'", at: x < y ? tokens[x].span : end(of: s.keyword))
             }
             assignments.append((key, try expression(x + 2, y)))
         }
-        return .update(entity: entity, assignments: assignments, predicate: try c["WHERE"].map { c throws(ShellError) in try predicate(c) })
+        return .update(entity: entity, assignments: assignments, predicate: try c["WHERE"].map { c throws(StatementError) in try predicate(c) })
     }
 
     // sections = "SECTIONS" entity "BY" keyPath ["WHERE" predicate] ["SORT" "BY" sortKeys] ;
-    func sections(from a: Int, to b: Int) throws(ShellError) -> Statement {
+    func sections(from a: Int, to b: Int) throws(StatementError) -> Statement {
         let entity = try entityName(a, b, after: a - 1)
         guard word(a + 1) == "BY" else {
-            throw ShellError(.expectedBy, "expected BY and the section key path after SECTIONS \(entity.text)",
+            throw StatementError(.expectedBy, "expected BY and the section key path after SECTIONS \(entity.text)",
                              at: a + 1 < b ? tokens[a + 1].span : end(of: a), hints: ["as in SECTIONS Employee BY department.name"])
         }
         let c = try clauses(from: a + 2, to: b, allowed: ["", "WHERE", "SORT"], statement: "SECTIONS")
         guard let k = c[""], k.from < k.to else {
-            throw ShellError(.expectedKeyPath, "expected a key path after BY", at: end(of: a + 1))
+            throw StatementError(.expectedKeyPath, "expected a key path after BY", at: end(of: a + 1))
         }
         let keyPath = try self.keyPath(k.from, k.to)
-        return .sections(entity: entity, keyPath: keyPath, predicate: try c["WHERE"].map { c throws(ShellError) in try predicate(c) },
-                         sort: try c["SORT"].map { c throws(ShellError) in try sortItems(c) } ?? [])
+        return .sections(entity: entity, keyPath: keyPath, predicate: try c["WHERE"].map { c throws(StatementError) in try predicate(c) },
+                         sort: try c["SORT"].map { c throws(StatementError) in try sortItems(c) } ?? [])
     }
 
     // set = "SET" variable ("=" | ":=") expression ;
-    func set(from a: Int, to b: Int) throws(ShellError) -> Statement {
+    func set(from a: Int, to b: Int) throws(StatementError) -> Statement {
         guard a < b, case .variable = tokens[a].kind else {
-            throw ShellError(.malformedAssignment, "expected a $variable after SET", at: a < b ? tokens[a].span : end(of: a - 1),
+            throw StatementError(.malformedAssignment, "expected a $variable after SET", at: a < b ? tokens[a].span : end(of: a - 1),
                              hints: ["as in SET $minimum = 50000"])
         }
         guard a + 1 < b, punctuation(a + 1) == .equal || punctuation(a + 1) == .assign else {
-            throw ShellError(.malformedAssignment, "expected '=' after \(text(a))", at: a + 1 < b ? tokens[a + 1].span : end(of: a))
+            throw StatementError(.malformedAssignment, "expected '=' after \(text(a))", at: a + 1 < b ? tokens[a + 1].span : end(of: a))
         }
-        guard a + 2 < b else { throw ShellError(.emptyClause, "expected a value after '='", at: end(of: a + 1)) }
+        guard a + 2 < b else { throw StatementError(.emptyClause, "expected a value after '='", at: end(of: a + 1)) }
         let name = Name(text: String(text(a).dropFirst()), span: tokens[a].span)
         return .set(variable: name, value: try expression(a + 2, b))
     }

@@ -38,9 +38,9 @@ extension StatementParser {
     }
 
     // entity = identifier ;
-    func entityName(_ i: Int, _ b: Int, after previous: Int) throws(ShellError) -> Name {
+    func entityName(_ i: Int, _ b: Int, after previous: Int) throws(StatementError) -> Name {
         guard i < b, case .identifier = tokens[i].kind else {
-            throw ShellError(.expectedEntity, "expected an entity name" + (previous >= 0 ? " after \(text(previous).uppercased())" : ""),
+            throw StatementError(.expectedEntity, "expected an entity name" + (previous >= 0 ? " after \(text(previous).uppercased())" : ""),
                              at: i < b ? tokens[i].span : end(of: previous))
         }
         return Name(text: text(i), span: tokens[i].span)
@@ -95,7 +95,7 @@ extension StatementParser {
 
     /// The clauses of tokens [a, b), keyed by their first word ("" for the
     /// text before the first one); checks order, duplicates and BY.
-    func clauses(from a: Int, to b: Int, allowed: [String], statement: String) throws(ShellError) -> [String: Clause] {
+    func clauses(from a: Int, to b: Int, allowed: [String], statement: String) throws(StatementError) -> [String: Clause] {
         var found: [(String, Int, Int)] = []   // (word, keyword token, content start)
         var depth = 0
         var i = a
@@ -109,13 +109,13 @@ extension StatementParser {
                 if w == "ORDER" { w = "SORT" }
                 guard allowed.contains(w) else {
                     let name = w == "GROUP" || w == "SORT" ? w + " BY" : w
-                    throw ShellError(.misplacedClause, "\(statement) has no \(name) clause", at: tokens[i].span,
+                    throw StatementError(.misplacedClause, "\(statement) has no \(name) clause", at: tokens[i].span,
                                      hints: ["\(statement) takes " + allowed.filter { !$0.isEmpty }.map { $0 == "GROUP" || $0 == "SORT" ? $0 + " BY" : $0 }.joined(separator: ", ")])
                 }
                 var contentStart = i + 1
                 if w == "GROUP" || w == "SORT" {
                     guard word(i + 1) == "BY" else {
-                        throw ShellError(.expectedBy, "expected BY after \(text(i).uppercased())", at: i + 1 < b ? tokens[i + 1].span : end(of: i))
+                        throw StatementError(.expectedBy, "expected BY after \(text(i).uppercased())", at: i + 1 < b ? tokens[i + 1].span : end(of: i))
                     }
                     contentStart += 1
                 }
@@ -130,7 +130,7 @@ extension StatementParser {
         if a < leadEnd {
             guard allowed.contains("") else {
                 let expected = allowed.map { $0 == "GROUP" || $0 == "SORT" ? $0 + " BY" : $0 }.joined(separator: ", ")
-                throw ShellError(.unexpectedText, "unexpected '\(text(a))'; expected \(expected) or the end of the statement",
+                throw StatementError(.unexpectedText, "unexpected '\(text(a))'; expected \(expected) or the end of the statement",
                                  at: tokens[a].span)
             }
         }
@@ -140,17 +140,17 @@ extension StatementParser {
             let rank = allowed.firstIndex(of: w)!
             let name = w == "GROUP" || w == "SORT" ? w + " BY" : w
             if result[w] != nil {
-                throw ShellError(.misplacedClause, "\(name) appears twice", at: tokens[k].span)
+                throw StatementError(.misplacedClause, "\(name) appears twice", at: tokens[k].span)
             }
             if rank < lastRank {
-                throw ShellError(.misplacedClause, "\(name) must come before \(found[n - 1].0 == "GROUP" || found[n - 1].0 == "SORT" ? found[n - 1].0 + " BY" : found[n - 1].0)",
+                throw StatementError(.misplacedClause, "\(name) must come before \(found[n - 1].0 == "GROUP" || found[n - 1].0 == "SORT" ? found[n - 1].0 + " BY" : found[n - 1].0)",
                                  at: tokens[k].span,
                                  hints: ["clauses go in the order " + allowed.filter { !$0.isEmpty }.map { $0 == "GROUP" || $0 == "SORT" ? $0 + " BY" : $0 }.joined(separator: ", ")])
             }
             lastRank = rank
             let to = n + 1 < found.count ? found[n + 1].1 : b
             guard start < to else {
-                throw ShellError(.emptyClause, "\(name) needs something after it", at: end(of: start - 1))
+                throw StatementError(.emptyClause, "\(name) needs something after it", at: end(of: start - 1))
             }
             result[w] = Clause(keyword: k, from: start, to: to)
         }
@@ -167,33 +167,33 @@ extension StatementParser {
     }
 
     /// A clause's predicate; its specifiers go on reading the statement's arguments.
-    func predicate(_ c: Clause) throws(ShellError) -> Predicate {
+    func predicate(_ c: Clause) throws(StatementError) -> Predicate {
         do { return try Parser.parsePredicate(SourceText(masked(c.from, c.to)), arguments: arguments, continuing: &cursor.use) } catch {
-            throw ShellError(error)
+            throw StatementError(error)
         }
     }
 
-    func expression(_ a: Int, _ b: Int) throws(ShellError) -> Expression {
+    func expression(_ a: Int, _ b: Int) throws(StatementError) -> Expression {
         do { return try Parser.parseExpression(SourceText(masked(a, b)), arguments: arguments, continuing: &cursor.use) } catch {
-            throw ShellError(error)
+            throw StatementError(error)
         }
     }
 
     // items = item {"," item} ; item = expression ["AS" identifier] ;
-    func propertyItems(_ c: Clause) throws(ShellError) -> [PropertyItem] {
+    func propertyItems(_ c: Clause) throws(StatementError) -> [PropertyItem] {
         var items: [PropertyItem] = []
         for (x, y) in split(c.from, c.to, on: .comma) {
-            guard x < y else { throw ShellError(.malformedProperty, "expected a property before ','", at: end(of: x - 1)) }
+            guard x < y else { throw StatementError(.malformedProperty, "expected a property before ','", at: end(of: x - 1)) }
             var exprEnd = y
             var name: String?
             if y - x >= 3, word(y - 2) == "AS" {
                 guard case .identifier = tokens[y - 1].kind else {
-                    throw ShellError(.malformedProperty, "expected a name after AS", at: tokens[y - 1].span)
+                    throw StatementError(.malformedProperty, "expected a name after AS", at: tokens[y - 1].span)
                 }
                 name = text(y - 1)
                 exprEnd = y - 2
             } else if word(y - 1) == "AS" {
-                throw ShellError(.malformedProperty, "expected a name after AS", at: end(of: y - 1))
+                throw StatementError(.malformedProperty, "expected a name after AS", at: end(of: y - 1))
             }
             let e = try expression(x, exprEnd)
             let span = SourceSpan(start: tokens[x].span.start, end: tokens[y - 1].span.end)
@@ -203,19 +203,19 @@ extension StatementParser {
     }
 
     // keyPath = identifier {"." identifier} ;
-    func keyPath(_ a: Int, _ b: Int) throws(ShellError) -> Name {
+    func keyPath(_ a: Int, _ b: Int) throws(StatementError) -> Name {
         let e = try expression(a, b)
         guard case .keyPath(nil, let path) = e.kind, !path.contains(where: { $0.hasPrefix("@") || $0.hasPrefix("$") }) else {
-            throw ShellError(.expectedKeyPath, "expected a key path such as department.name", at: SourceSpan(start: tokens[a].span.start, end: tokens[b - 1].span.end))
+            throw StatementError(.expectedKeyPath, "expected a key path such as department.name", at: SourceSpan(start: tokens[a].span.start, end: tokens[b - 1].span.end))
         }
         return Name(text: path.joined(separator: "."), span: SourceSpan(start: tokens[a].span.start, end: tokens[b - 1].span.end))
     }
 
     // sortKeys = keyPath ["ASC" | "DESC"] {"," keyPath ["ASC" | "DESC"]} ;
-    func sortItems(_ c: Clause) throws(ShellError) -> [SortItem] {
+    func sortItems(_ c: Clause) throws(StatementError) -> [SortItem] {
         var items: [SortItem] = []
         for (x, y) in split(c.from, c.to, on: .comma) {
-            guard x < y else { throw ShellError(.expectedKeyPath, "expected a key path before ','", at: end(of: x - 1)) }
+            guard x < y else { throw StatementError(.expectedKeyPath, "expected a key path before ','", at: end(of: x - 1)) }
             var pathEnd = y
             var ascending = true
             if let w = word(y - 1), w == "ASC" || w == "DESC", y - 1 > x {
@@ -229,10 +229,10 @@ extension StatementParser {
     }
 
     // int = digit {digit} ;
-    func integer(_ c: Clause) throws(ShellError) -> Int {
+    func integer(_ c: Clause) throws(StatementError) -> Int {
         guard c.to - c.from == 1, case .integer(let n) = tokens[c.from].kind, n >= 0 else {
             let w = text(c.keyword).uppercased()
-            throw ShellError(.expectedInteger, "\(w) takes a whole number, as in \(w) 10",
+            throw StatementError(.expectedInteger, "\(w) takes a whole number, as in \(w) 10",
                              at: SourceSpan(start: tokens[c.from].span.start, end: tokens[c.to - 1].span.end))
         }
         return Int(n)

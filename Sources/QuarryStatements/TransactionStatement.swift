@@ -1,8 +1,9 @@
 // Transaction control in the statement language, as sqlite3 and psql users
 // type it: BEGIN, COMMIT (or END), ROLLBACK, and savepoints inside an open
 // transaction (SAVEPOINT name, RELEASE name, ROLLBACK TO name). The shell
-// runs each as the store's own SQL on the session's connection; the store's
-// writes inside become savepoints of that transaction (`inTransaction`).
+// runs each as the store's own SQL on the session's connection
+// (TransactionStatement+SQL.swift in QuarryShell); the store's writes inside
+// become savepoints of that transaction (`inTransaction`).
 
 /// One transaction-control statement.
 public enum TransactionStatement: Sendable, Equatable {
@@ -14,10 +15,10 @@ public enum TransactionStatement: Sendable, Equatable {
     case rollbackTo(Name)
 
     /// The words that start one (a statement starting with them is parsed here).
-    static let verbs = ["BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"]
+    public static let verbs = ["BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"]
 
     /// The canonical text (StatementPrinter, `.ast`).
-    var text: String {
+    public var text: String {
         switch self {
         case .begin: return "BEGIN"
         case .commit: return "COMMIT"
@@ -27,33 +28,18 @@ public enum TransactionStatement: Sendable, Equatable {
         case .rollbackTo(let n): return "ROLLBACK TO \(n.text)"
         }
     }
-
-    /// The SQL sent to the store. SQLite's BEGIN IMMEDIATE takes the write
-    /// lock at once (a deferred one that reads, then writes, cannot wait for
-    /// another writer in WAL mode); PostgreSQL has no such distinction.
-    /// Savepoint names are identifiers (checked by the parser), quoted anyway.
-    func sql(sqlite: Bool) -> String {
-        switch self {
-        case .begin: return sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
-        case .commit: return "COMMIT"
-        case .rollback: return "ROLLBACK"
-        case .savepoint(let n): return "SAVEPOINT \"\(n.text)\""
-        case .release(let n): return "RELEASE SAVEPOINT \"\(n.text)\""
-        case .rollbackTo(let n): return "ROLLBACK TO SAVEPOINT \"\(n.text)\""
-        }
-    }
 }
 
 extension StatementParser {
     // transaction = ("BEGIN" | "START") ["TRANSACTION"] | ("COMMIT" | "END") ["TRANSACTION"]
     //             | "ROLLBACK" ["TRANSACTION"] ["TO" ["SAVEPOINT"] name]
     //             | "SAVEPOINT" name | "RELEASE" ["SAVEPOINT"] name ;
-    func transaction(_ verb: String, from a: Int, to b: Int) throws(ShellError) -> Statement {
+    func transaction(_ verb: String, from a: Int, to b: Int) throws(StatementError) -> Statement {
         var i = a + 1
         func optional(_ w: String) { if i < b, word(i) == w { i += 1 } }
-        func name() throws(ShellError) -> Name {
+        func name() throws(StatementError) -> Name {
             guard i < b, case .identifier = tokens[i].kind else {
-                throw ShellError(.expectedKeyPath, "expected a savepoint name after \(text(i - 1).uppercased())",
+                throw StatementError(.expectedKeyPath, "expected a savepoint name after \(text(i - 1).uppercased())",
                                  at: i < b ? tokens[i].span : end(of: i - 1), hints: ["as in SAVEPOINT before_cleanup"])
             }
             defer { i += 1 }
@@ -83,7 +69,7 @@ extension StatementParser {
             result = .release(try name())
         }
         guard i >= b else {
-            throw ShellError(.unexpectedText, "unexpected '\(text(i))' after \(result.text)", at: tokens[i].span)
+            throw StatementError(.unexpectedText, "unexpected '\(text(i))' after \(result.text)", at: tokens[i].span)
         }
         return .transaction(result)
     }
