@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "QuarryStatementsTests", dependencies: ["QuarryStatements"]),
         .testTarget(name: "QuarrySQLiteTests", dependencies: ["QuarrySQLite"]),
         .testTarget(name: "QuarrySQLTests", dependencies: ["QuarrySQL"]),
-        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryPostgres", "QuarryPostgresTestSupport"]),
+        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryFixtures", "QuarryPostgres", "QuarryPostgresTestSupport"]),
         .testTarget(name: "QuarryFixturesTests", dependencies: ["QuarryFixtures", "QuarryPostgres", "QuarryPostgresTestSupport"]),
         .testTarget(name: "QuarryCoreDataTests", dependencies: ["QuarryCoreData", "QuarryFixtures"]),
         .testTarget(name: "QuarryPostgresTests", dependencies: ["QuarryPostgres", "QuarryPostgresTestSupport"]),

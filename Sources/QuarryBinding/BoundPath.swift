@@ -2,7 +2,7 @@
 // relationship of the entity it is applied to, to-one and to-many steps told
 // apart, collection operators attached to the to-many step they summarise,
 // scalar keys after an attribute (`salary.doubleValue`) checked against
-// ScalarKeys. Binding is where "unknown key" and "to-many key path without a
+// ScalarKey. Binding is where "unknown key" and "to-many key path without a
 // quantifier" are reported, with the key's span and a "did you mean" — for
 // the SQL lowering and (through PredicateBinder) for every key path of a
 // predicate, whichever engine then runs it.
@@ -42,12 +42,12 @@ public struct BoundPath: Sendable, Equatable {
     public var terminal: Terminal
     /// Scalar keys after the terminal attribute (`salary.doubleValue`,
     /// `@avg.salary.doubleValue`: applied to each element before the
-    /// aggregate), checked against ScalarKeys.
-    public var suffix: [String] = []
+    /// aggregate), checked against ScalarKey.
+    public var suffix: [ScalarKey] = []
 
     public var isToMany: Bool { steps.contains { $0.isToMany } }
 
-    public init(steps: [PathStep], terminal: Terminal, suffix: [String] = []) {
+    public init(steps: [PathStep], terminal: Terminal, suffix: [ScalarKey] = []) {
         self.steps = steps
         self.terminal = terminal
         self.suffix = suffix
@@ -178,15 +178,13 @@ public struct KeyPathBinder {
                     throw Diagnostic(.unknownKeyInModel, "\(key) needs one attribute of \(current) after it", at: span,
                                      hints: hint(components.count > i + 1 ? components[i + 1] : "", current), stage: .bind)
                 }
-                let suffix = Array(components[(i + 2)...])
-                try checkSuffix(suffix, after: attribute, of: current, span: span)
+                let suffix = try checkSuffix(Array(components[(i + 2)...]), after: attribute, of: current, span: span)
                 return (BoundPath(steps: steps, terminal: .aggregate(op, attribute: attribute, entity: current), suffix: suffix), nil)
             }
             if key == "self" { i += 1; continue }
             switch self.key(key, of: current) {
             case .attribute(let a, let column)?:
-                let suffix = Array(components[(i + 1)...])
-                try checkSuffix(suffix, after: a, of: current, span: span)
+                let suffix = try checkSuffix(Array(components[(i + 1)...]), after: a, of: current, span: span)
                 return (BoundPath(steps: steps, terminal: .attribute(a, entity: current), suffix: suffix), column)
             case .relationship(let destination, let isToMany)?:
                 // Keys are found by name: the key is the relationship's name.
@@ -202,20 +200,24 @@ public struct KeyPathBinder {
     }
 
     /// Scalar keys after an attribute: each must be one the value it is
-    /// applied to answers (ScalarKeys, the table the evaluator follows).
-    public func checkSuffix(_ suffix: [String], after attribute: Attribute, of entity: String, span: SourceSpan) throws(Diagnostic) {
+    /// applied to answers (ScalarKey, the table the evaluator follows).
+    public func checkSuffix(_ suffix: [String], after attribute: Attribute, of entity: String, span: SourceSpan) throws(Diagnostic) -> [ScalarKey] {
         var kind = attribute.type.scalarKind
         var previous = attribute.name
+        var keys: [ScalarKey] = []
         for key in suffix {
-            guard let k = kind, let next = ScalarKeys.result(of: key, on: k) else {
-                if key == "self" { previous = key; continue }
-                let hints = Suggestions.closest(to: key, among: ScalarKeys.all).map { ["did you mean '\($0)'?"] } ?? []
+            let scalarKey = ScalarKey(rawValue: key)
+            guard let k = kind, let next = scalarKey?.result(on: k) else {
+                if scalarKey == .identity { previous = key; keys.append(.identity); continue }
+                let hints = Suggestions.closest(to: key, among: ScalarKey.spellings).map { ["did you mean '\($0)'?"] } ?? []
                 throw Diagnostic(.keyAfterAttribute, "'\(previous)' is \(previous == attribute.name ? "an attribute of \(entity)" : "a scalar"); '\(key)' cannot follow it",
                                  at: span, hints: hints, stage: .bind)
             }
             kind = next
             previous = key
+            keys.append(scalarKey!)
         }
+        return keys
     }
 
     public func hint(_ key: String, _ entity: String) -> [String] {

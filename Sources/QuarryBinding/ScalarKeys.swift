@@ -13,38 +13,44 @@ public enum ScalarKind: Sendable, Equatable {
     case string, integer, double, boolean, decimal, date, uuid
 }
 
-public enum ScalarKeys {
-    /// The kind `key` gives on a value of `kind`; nil when the value has no
-    /// such key (E009 in memory, B002 in a fetch).
-    public static func result(of key: String, on kind: ScalarKind) -> ScalarKind? {
-        if key == "self" { return kind }
+/// A key a scalar answers, named once: the binder checks suffixes against
+/// `result(on:)`, the evaluator (KeyAccess.scalarKey) and the SQL lowering
+/// (`converted`) switch on the case, so no engine spells a key of its own.
+public enum ScalarKey: String, CaseIterable, Sendable {
+    case identity = "self"
+    case length, intValue, integerValue, longLongValue, uppercaseString, lowercaseString, description
+    case doubleValue, floatValue, boolValue, stringValue, decimalValue
+    case timeIntervalSinceReferenceDate, timeIntervalSince1970, UUIDString
+
+    /// The kind this key gives on a value of `kind`; nil when the value has
+    /// no such key (E009 in memory, B005 in a fetch).
+    public func result(on kind: ScalarKind) -> ScalarKind? {
+        if self == .identity { return kind }
         switch kind {
         case .string:
-            switch key {
-            case "length", "intValue", "integerValue", "longLongValue": return .integer
-            case "uppercaseString", "lowercaseString", "description": return .string
-            case "doubleValue", "floatValue": return .double
-            case "boolValue": return .boolean
+            switch self {
+            case .length, .intValue, .integerValue, .longLongValue: return .integer
+            case .uppercaseString, .lowercaseString, .description: return .string
+            case .doubleValue, .floatValue: return .double
+            case .boolValue: return .boolean
             default: return nil
             }
         case .integer, .double, .boolean, .decimal:
-            switch key {
-            case "stringValue", "description": return .string
-            case "intValue", "integerValue", "longLongValue": return .integer
-            case "doubleValue", "floatValue": return .double
-            case "boolValue": return .boolean
-            case "decimalValue": return .decimal
+            switch self {
+            case .stringValue, .description: return .string
+            case .intValue, .integerValue, .longLongValue: return .integer
+            case .doubleValue, .floatValue: return .double
+            case .boolValue: return .boolean
+            case .decimalValue: return .decimal
             default: return nil
             }
         case .date:
-            return key == "timeIntervalSinceReferenceDate" || key == "timeIntervalSince1970" ? .double : nil
+            return self == .timeIntervalSinceReferenceDate || self == .timeIntervalSince1970 ? .double : nil
         case .uuid:
-            return key == "UUIDString" ? .string : nil
+            return self == .UUIDString ? .string : nil
         }
     }
 
-    /// Every key some scalar answers (for "did you mean").
-    public static let all = ["self", "length", "intValue", "integerValue", "longLongValue", "uppercaseString", "lowercaseString",
-                             "description", "doubleValue", "floatValue", "boolValue", "stringValue", "decimalValue",
-                             "timeIntervalSinceReferenceDate", "timeIntervalSince1970", "UUIDString"]
+    /// Every key some scalar answers, as written (for "did you mean").
+    public static let spellings = allCases.map(\.rawValue)
 }

@@ -119,20 +119,21 @@ enum KeyAccess {
         return out
     }
 
-    /// The keys KVC gives scalars in Apple.
-    static func scalarKey(_ v: Value, _ key: String) -> Value? {
-        if key == "self" { return v }
+    /// The keys KVC gives scalars in Apple (ScalarKey, the binder's table).
+    static func scalarKey(_ v: Value, _ name: String) -> Value? {
+        guard let key = ScalarKey(rawValue: name) else { return nil }
+        if key == .identity { return v }
         switch v {
         case .string(let s):
             switch key {
-            case "length": return .int(Int64(s.utf16.count))
-            case "uppercaseString": return .string(s.uppercased())
-            case "lowercaseString": return .string(s.lowercased())
-            case "description": return v
-            case "intValue", "integerValue", "longLongValue":
+            case .length: return .int(Int64(s.utf16.count))
+            case .uppercaseString: return .string(s.uppercased())
+            case .lowercaseString: return .string(s.lowercased())
+            case .description: return v
+            case .intValue, .integerValue, .longLongValue:
                 return .int(Int64(s.trimmingCharacters(in: .whitespaces)) ?? Int64(exactly: (Double(s.trimmingCharacters(in: .whitespaces)) ?? 0).rounded(.towardZero)) ?? 0)
-            case "doubleValue", "floatValue": return .double(Double(s.trimmingCharacters(in: .whitespaces)) ?? 0)
-            case "boolValue":
+            case .doubleValue, .floatValue: return .double(Double(s.trimmingCharacters(in: .whitespaces)) ?? 0)
+            case .boolValue:
                 let t = s.trimmingCharacters(in: .whitespaces).lowercased()
                 return .bool(t.hasPrefix("y") || t.hasPrefix("t") || (Int64(t).map { $0 != 0 } ?? false))
             default: return nil
@@ -140,23 +141,23 @@ enum KeyAccess {
         case .int, .double, .bool, .decimal:
             let n = Number(v)!
             switch key {
-            case "stringValue", "description": return .string(Cast.describe(v))
-            case "intValue", "integerValue", "longLongValue":
+            case .stringValue, .description: return .string(Cast.describe(v))
+            case .intValue, .integerValue, .longLongValue:
                 if case .int(let i) = n { return .int(i) }
                 return Int64(exactly: n.doubleValue.rounded(.towardZero)).map(Value.int) ?? .null
-            case "doubleValue", "floatValue": return .double(n.doubleValue)
-            case "boolValue": return .bool(n.doubleValue != 0)
-            case "decimalValue": return n.decimalValue.map(Value.decimal) ?? .null
+            case .doubleValue, .floatValue: return .double(n.doubleValue)
+            case .boolValue: return .bool(n.doubleValue != 0)
+            case .decimalValue: return n.decimalValue.map(Value.decimal) ?? .null
             default: return nil
             }
         case .date(let t):
             switch key {
-            case "timeIntervalSinceReferenceDate": return .double(t)
-            case "timeIntervalSince1970": return .double(t + 978_307_200)
+            case .timeIntervalSinceReferenceDate: return .double(t)
+            case .timeIntervalSince1970: return .double(t + 978_307_200)
             default: return nil
             }
         case .uuid(let u):
-            return key == "UUIDString" ? .string(u.uuidString) : nil
+            return key == .UUIDString ? .string(u.uuidString) : nil
         default:
             return nil
         }

@@ -145,8 +145,8 @@ extension PredicateLowerer {
         if case .constant(.null) = l { return try nilComparison(r, op) }
         if case .constant(.null) = r { return try nilComparison(l, op) }
         let fold = !folding.isNone && (PredicateLowerer.isStringish(l) || PredicateLowerer.isStringish(r))
-        let a = try side(l, folding: folding, foldStrings: fold)
-        let b = try side(r, folding: folding, foldStrings: fold)
+        var a = try side(l, folding: folding, foldStrings: fold)
+        var b = try side(r, folding: folding, foldStrings: fold)
         if a.isObject != b.isObject {
             throw .unsupported("comparing a row with a value")
         }
@@ -154,6 +154,15 @@ extension PredicateLowerer {
         if let v = a.constant, !TypeRule.compatible(v, b.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
         if let v = b.constant, !TypeRule.compatible(v, a.type) { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
         if a.isObject && op != .equal && op != .notEqual { throw .unsupported("ordering rows") }
+        // An integer column against a double: the integer bound that selects
+        // the same rows (PredicateLowering+IntegerBounds.swift).
+        var op = op
+        if let bound: IntegerBound = integerBound(a, op, b) {
+            switch bound {
+            case .compare(let x, let o, let y): (a, op, b) = (x, o, y)
+            case .never: return op == .notEqual ? .alwaysTrue : .alwaysFalse
+            }
+        }
         if inexactOnPostgres(a, b) || inexactOnPostgres(b, a) { throw .unsupported("an integer beyond 2^53 against a floating-point value") }
         // Rows of unrelated entities are never the same object, whatever
         // their keys (keys are only unique within a table).
@@ -214,6 +223,13 @@ extension PredicateLowerer {
         for item in items {
             if item.isNull { matchesNil = true; continue }
             guard TypeRule.compatible(item, s.type), Self.isScalar(item) else { continue }
+            var item = item
+            // An integer column equals only integers (exactly: PostgreSQL
+            // would compare BIGINT and DOUBLE PRECISION as doubles).
+            if s.type?.integerRange != nil {
+                guard let member = Self.integerMembers(item) else { continue }
+                item = member
+            }
             if inexactOnPostgres(Side(sql: SQLFragment(""), type: nil, nullable: false, constant: item, isObject: false), s) {
                 throw .unsupported("an integer beyond 2^53 against a floating-point value")
             }

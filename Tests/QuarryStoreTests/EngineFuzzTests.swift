@@ -73,14 +73,21 @@ struct RandomModelFuzzTests {
         var rng = Seeded(state: seed)
         var found: [String: FuzzDisagreement] = [:]
         var errors = 0
+        var commands: [String] = []
         for m in 0..<models {
             let model = RandomModel(rng: &rng)
             let dataSeed = rng.next()
+            // Every other model gets its rows from QuarryFixtures with edge
+            // cases (what `quarry fixtures --edge-cases` writes) instead of
+            // the fuzzer's own pools.
+            let fromFixtures = m % 2 == 1
             let stores = try TestEngine.available.map { engine in
                 let store = try engine.emptyStore(model: model.model)
-                try model.fill(store, seed: dataSeed)
+                if fromFixtures { try model.fillFromFixtures(store, seed: dataSeed) } else { try model.fill(store, seed: dataSeed) }
                 return (engine.rawValue, store)
             }
+            print("fuzz-models: model \(m): data from \(fromFixtures ? "QuarryFixtures (edge cases)" : "the fuzzer's value pools"), "
+                  + RandomModel.entities.map { "\($0) \((try? stores[0].1.count(FetchRequest(entity: $0))) ?? -1)" }.joined(separator: ", "))
             var fuzzer = ModelFuzzer(rng: Seeded(state: rng.next()), model: model)
             for _ in 0..<perModel {
                 let entity = fuzzer.pick(RandomModel.entities)
@@ -93,6 +100,13 @@ struct RandomModelFuzzTests {
                 if found[key] == nil, let d = EngineFuzzer.disagreement(small.description, stores: stores, entity: entity) {
                     found[key] = d
                     print("fuzz-models: DISAGREEMENT (seed \(seed), model \(m), FETCH \(entity))\n    \(d)")
+                    // The store (it carries its model) in a file, and the
+                    // commands that show the two answers.
+                    let path = NSTemporaryDirectory() + "quarry-fuzz-\(seed)-model\(m).sqlite"
+                    if !FileManager.default.fileExists(atPath: path) { try? stores[0].1.connection.execute("VACUUM INTO '\(path)'") }
+                    let statement = "FETCH \(entity) WHERE \(d.format)".replacingOccurrences(of: "'", with: "'\\''")
+                    commands.append("quarry --store \(path) --engine memory -c '\(statement)'; quarry --store \(path) --engine sql -c '\(statement)'")
+                    print("    " + commands[commands.count - 1])
                 }
             }
         }

@@ -11,6 +11,7 @@
 // tests, to-one paths, quantifiers, @count @sum @avg @min @max, SUBQUERY
 // with bare keys, on every entity, sub-entity included.
 import Foundation
+import QuarryFixtures
 @testable import QuarryStore
 
 struct RandomModel {
@@ -102,6 +103,14 @@ struct RandomModel {
             if Bool.random(using: &rng) { toOne["tag"] = tags[Int.random(in: 0..<tags.count, using: &rng)] }
             _ = try store.insert(i < 50 ? "Item" : "Special", row(i < 50 ? "Item" : "Special", &rng), toOne: toOne)
         }
+    }
+
+    /// The same shape of data from QuarryFixtures with edge cases: NULLs,
+    /// numeric extremes and awkward text as `quarry fixtures --edge-cases`
+    /// writes them, relationships wired by the generator.
+    func fillFromFixtures(_ store: SQLStore, seed: UInt64) throws {
+        let generator = try FixtureGenerator(model: model, seed: seed, counts: ["Owner": 6, "Tag": 5, "Item": 50, "Special": 20], edgeCases: true)
+        try generator.write(into: store)
     }
 
     // MARK: Predicates
