@@ -69,11 +69,11 @@ struct RelationshipReads {
             return reads(a)
         case .ternary(let p, let a, let b):
             return reads(p) || reads(a) || reads(b)
-        case .functionCall(let receiver, _, _):
+        case .functionCall(let receiver, let name, let arguments):
             // A method of an object may read anything of it; on a constant
-            // receiver it reads no row.
-            if case .constant = receiver.kind { return false }
-            return true
+            // receiver it reads only what its arguments name.
+            guard case .constant = receiver.kind else { return true }
+            return reads(name) || arguments.contains { reads($0) }
         case .subquery(let collection, _, let predicate):
             return reads(collection) || reads(predicate)
         }

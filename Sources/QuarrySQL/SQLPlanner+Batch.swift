@@ -79,7 +79,7 @@ extension SQLPlanner {
         // Without joins the selection's WHERE applies to the UPDATE directly
         // (as fast as a hand-written UPDATE); with joins, through the keys.
         if selection.joins.isEmpty { return update + selection.whereClause }
-        let key = alias + "." + SQLIdentifier.quoted(StoreMapping.primaryKey)
+        let key = selection.qualified(StoreMapping.primaryKey)
         return update + " WHERE \(key) IN (" + selection.selecting(columns: [StoreMapping.primaryKey]).sql + ")"
     }
 }

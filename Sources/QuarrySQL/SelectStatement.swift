@@ -37,8 +37,13 @@ public struct SelectStatement: Sendable {
     /// qualified with its alias), e.g. only the keys of the rows.
     public func selecting(columns: [String]) -> SelectStatement {
         var s = self
-        s.items = SelectList(columns.map { SQLFragment(source.alias + "." + SQLIdentifier.quoted($0)) })
+        s.items = SelectList(columns.map { SQLFragment(qualified($0)) })
         return s
+    }
+
+    /// `alias."column"` of the source row.
+    public func qualified(_ column: String) -> String {
+        source.alias + "." + SQLIdentifier.quoted(column)
     }
 
     /// The same rows in no particular order and without LIMIT or OFFSET.

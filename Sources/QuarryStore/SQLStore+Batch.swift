@@ -140,7 +140,7 @@ extension SQLStore {
         // The selection's condition, under its alias, in each DELETE.
         let condition = selection.whereClause
         let deleted = "\(SQLIdentifier.quoted(table)) AS \(selection.source.alias)"
-        let key = selection.source.alias + "." + SQLIdentifier.quoted(StoreMapping.primaryKey)
+        let key = selection.qualified(StoreMapping.primaryKey)
         return try database.inTransaction {
             for (jt, source) in joinRows {
                 try database.run("DELETE FROM \(SQLIdentifier.quoted(jt)) WHERE \(SQLIdentifier.quoted(source)) IN (SELECT \(key) FROM \(SQLIdentifier.quoted(table)) AS \(selection.source.alias)" + condition.sql + ")", condition.arguments)
