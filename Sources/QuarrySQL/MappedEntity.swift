@@ -29,10 +29,10 @@ final class MappedEntity: Sendable {
     let filter: SQLFragment?
     let keys: [String: MappedKey]
     /// The select list and columns of a row fetch (StoreMapping.rowSelect).
-    let select: (sql: String, columns: [PlannedColumn])
+    let select: (list: SelectList, columns: [PlannedColumn])
 
     init(name: String, quotedTable: String, filter: SQLFragment?, keys: [String: MappedKey],
-         select: (sql: String, columns: [PlannedColumn])) {
+         select: (list: SelectList, columns: [PlannedColumn])) {
         self.name = name
         self.quotedTable = quotedTable
         self.filter = filter
@@ -100,6 +100,6 @@ extension StoreMapping {
                         names.map(Value.string))
         }
         return MappedEntity(name: entity.name, quotedTable: SQLIdentifier.quoted(table(for: entity.name) ?? entity.name),
-                            filter: filter, keys: keys, select: rowSelect(for: entity.name) ?? ("", []))
+                            filter: filter, keys: keys, select: rowSelectList(for: entity.name) ?? (SelectList([]), []))
     }
 }

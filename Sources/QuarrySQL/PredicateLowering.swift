@@ -34,18 +34,9 @@ struct LoweredConjuncts {
     var length: Int { sql.reduce(0) { $0 + $1.sql.utf8.count + 7 } }
 
     /// The WHERE condition: the one conjunct, or each in parentheses joined
-    /// by AND. Nothing when no conjunct became SQL.
+    /// by AND (SQLText+Select.swift). Nothing when no conjunct became SQL.
     func write(to text: inout SQLText) {
-        if sql.count == 1 { return text.append(sql[0]) }
-        if sql.count > SQLFragment.flatChain {
-            // Nested groups, so that SQLite's expression depth limit holds.
-            return text.append(SQLFragment.balancedJoin(sql.map { "(" + $0 + ")" }, " AND "))
-        }
-        for (i, part) in sql.enumerated() {
-            if i == 0 { text.appendLiteral("(") } else { text.appendLiteral(") AND (") }
-            text.append(part)
-        }
-        if !sql.isEmpty { text.appendLiteral(")") }
+        text.appendConjunction(sql)
     }
 }
 
@@ -53,12 +44,15 @@ struct LoweredConjuncts {
 struct SQLCondition {
     var fragment: SQLFragment
     var nullable: Bool
+    /// The value of a constant condition (`TRUE` / `FALSE`), which AND, OR
+    /// and NOT fold away; nil for a condition the rows decide.
+    var constant: Bool? = nil
 
-    static let alwaysTrue = SQLCondition(fragment: SQLFragment("TRUE"), nullable: false)
-    static let alwaysFalse = SQLCondition(fragment: SQLFragment("FALSE"), nullable: false)
+    static let alwaysTrue = SQLCondition(fragment: SQLFragment("TRUE"), nullable: false, constant: true)
+    static let alwaysFalse = SQLCondition(fragment: SQLFragment("FALSE"), nullable: false, constant: false)
 
-    var isTrue: Bool { fragment.sql == "TRUE" }
-    var isFalse: Bool { fragment.sql == "FALSE" }
+    var isTrue: Bool { constant == true }
+    var isFalse: Bool { constant == false }
 
     /// As a two-valued condition (NULL counts as false).
     var twoValued: SQLFragment {

@@ -6,14 +6,20 @@
 import QuarryModel
 
 extension SQLPlanner {
+    /// The rows `predicate` selects, as a statement to select from, update
+    /// or delete with (its joins and condition); nil when a residual means
+    /// memory must decide. Unordered: the callers want the set of rows.
+    public static func planSelection(entity: String, predicate: QuarrySyntax.Predicate?, mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> SelectStatement? {
+        let plan = try plan(FetchRequest(entity: entity, predicate: predicate), mapping: mapping, now: now)
+        guard plan.residual == nil else { return nil }
+        return plan.statement.unordered()
+    }
+
     /// `SELECT _entity, _pk` of the rows `predicate` selects; nil when a
     /// residual means memory must decide.
     public static func planKeys(entity: String, predicate: QuarrySyntax.Predicate?, mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> SQLFragment? {
-        let plan = try plan(FetchRequest(entity: entity, predicate: predicate), mapping: mapping, now: now)
-        guard plan.residual == nil, let from = plan.sql.sql.range(of: " FROM ") else { return nil }
-        let rest = String(plan.sql.sql[from.lowerBound...])
-        let withoutOrder = rest.components(separatedBy: " ORDER BY ").first!
-        return SQLFragment(#"SELECT t0."_entity", t0."_pk""# + withoutOrder, plan.sql.arguments)
+        try planSelection(entity: entity, predicate: predicate, mapping: mapping, now: now)?
+            .selecting(columns: [StoreMapping.entityColumn, StoreMapping.primaryKey]).sql
     }
 
     /// One UPDATE for a batch update; nil when it must run object by object.
@@ -34,7 +40,7 @@ extension SQLPlanner {
                                  hints: Suggestions.closest(to: key, among: names).map { ["did you mean '\($0)'?"] } ?? [], stage: .bind)
             }
         }
-        guard let keys = try planKeys(entity: entityName, predicate: predicate, mapping: mapping, now: now) else { return nil }
+        guard let selection = try planSelection(entity: entityName, predicate: predicate, mapping: mapping, now: now) else { return nil }
         let context = LoweringContext(mapping: mapping, now: now)
         let level = context.newLevel(entity: entityName)
         let lowerer = PredicateLowerer(context: context, level: level)
@@ -68,16 +74,12 @@ extension SQLPlanner {
         }
         // SET expressions that needed joins cannot run in a single UPDATE.
         if !level.joins.isEmpty || assignments.isEmpty { return nil }
-        let update = "UPDATE \(SQLIdentifier.quoted(table)) AS t0 SET " + SQLFragment.join(assignments, ", ")
+        let alias = selection.source.alias
+        let update = "UPDATE \(SQLIdentifier.quoted(table)) AS \(alias) SET " + SQLFragment.join(assignments, ", ")
         // Without joins the selection's WHERE applies to the UPDATE directly
         // (as fast as a hand-written UPDATE); with joins, through the keys.
-        let whereRange = keys.sql.range(of: " WHERE ")
-        let from = whereRange.map { String(keys.sql[..<$0.lowerBound]) } ?? keys.sql
-        if !from.contains(" JOIN ") {
-            guard let whereRange else { return update }
-            return update + SQLFragment(String(keys.sql[whereRange.lowerBound...]), keys.arguments)
-        }
-        let selected = SQLFragment(keys.sql.replacingOccurrences(of: #"SELECT t0."_entity", t0."_pk""#, with: #"SELECT t0."_pk""#), keys.arguments)
-        return update + " WHERE t0.\"_pk\" IN (" + selected + ")"
+        if selection.joins.isEmpty { return update + selection.whereClause }
+        let key = selection.qualified(StoreMapping.primaryKey)
+        return update + " WHERE \(key) IN (" + selection.selecting(columns: [StoreMapping.primaryKey]).sql + ")"
     }
 }

@@ -10,7 +10,9 @@ import QuarryModel
 
 /// A planned dictionary fetch.
 public struct DictionaryPlan: Sendable {
+    /// The SELECT, rendered from `statement`.
     public var sql: SQLFragment
+    public var statement: SelectStatement
     /// The result keys, in order.
     public var names: [String]
     /// The attribute type of each result column when known (for decoding).
@@ -77,22 +79,19 @@ extension SQLPlanner {
             }
             orderBy += (1...max(1, selected.count)).map { SQLFragment(mapping.dialect.sortKey("\($0)", ascending: true)) }
 
-            var sql = SQLFragment("SELECT " + (request.returnsDistinctResults ? "DISTINCT " : "")) + SQLFragment.join(selected, ", ")
-            sql = sql + " FROM \(SQLIdentifier.quoted(table)) \(level.alias)"
-            if !level.joins.isEmpty { sql = sql + " " + SQLFragment(level.joins.joined(separator: " "), level.joinArguments) }
-            var conditions: [SQLFragment] = []
-            if let filter = context.entityFilter(entity.name, alias: level.alias) { conditions.append(filter) }
-            if let c = lowered.condition { conditions.append(conditions.isEmpty ? c : "(" + c + ")") }
-            if !conditions.isEmpty { sql = sql + " WHERE " + SQLFragment.join(conditions, " AND ") }
-            if !groups.isEmpty { sql = sql + " GROUP BY " + SQLFragment.join(groups, ", ") }
-            if let having { sql = sql + " HAVING " + having }
-            sql = sql + " ORDER BY " + SQLFragment.join(orderBy, ", ")
-            if let limit = request.fetchLimit {
-                sql = sql + SQLFragment(" LIMIT ? OFFSET ?", [.int(Int64(limit)), .int(Int64(request.fetchOffset))])
-            } else if request.fetchOffset > 0 {
-                sql = sql + SQLFragment(" \(mapping.dialect.noLimit) OFFSET ?", [.int(Int64(request.fetchOffset))])
-            }
-            return DictionaryPlan(sql: sql, names: request.propertiesToFetch.map(\.name), types: types, toOne: toOne)
+            var statement = SelectStatement(items: SelectList(selected), source: TableSource(quotedTable: SQLIdentifier.quoted(table), alias: level.alias),
+                                            dialect: mapping.dialect)
+            statement.distinct = request.returnsDistinctResults
+            statement.joins = level.joins
+            statement.joinArguments = level.joinArguments
+            statement.condition = SelectCondition(filter: context.entityFilter(entity.name, alias: level.alias),
+                                                  conjuncts: lowered.condition.map { [$0] } ?? [])
+            statement.groupBy = groups
+            statement.having = having
+            statement.orderBy = orderBy
+            statement.limit = request.fetchLimit
+            statement.offset = request.fetchOffset
+            return DictionaryPlan(sql: statement.sql, statement: statement, names: request.propertiesToFetch.map(\.name), types: types, toOne: toOne)
         } catch {
             switch error {
             case .bind(let d): throw d

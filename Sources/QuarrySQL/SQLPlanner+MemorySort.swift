@@ -33,15 +33,14 @@ public struct MemorySortKey: Sendable, Equatable {
 /// Collects the sort keys of a fetch while the planner lowers them, and
 /// says whether memory can sort by them.
 struct MemorySortKeys {
-    private let expressions: [Substring]
+    private let expressions: [SQLFragment]
     private(set) var keys: [MemorySortKey] = []
     private(set) var usable: Bool
 
-    init(select: String, dialect: SQLDialect, sorts: Int) {
+    init(select: SelectList, dialect: SQLDialect, sorts: Int) {
         usable = dialect == .sqlite && sorts > 0
-        // The select list is "t0.col, t0.col, ..." (StoreMapping.planSelect);
-        // only split when there is something to look up.
-        expressions = usable ? select.split(separator: ", ", omittingEmptySubsequences: false) : []
+        // The select list's items are `t0."col"` (StoreMapping.planSelect).
+        expressions = select.items
     }
 
     /// A sort key, lowered to `column` (an expression over the row alias).
@@ -49,7 +48,7 @@ struct MemorySortKeys {
         guard usable else { return }
         // A plain column of the row, of a type stored as INTEGER or REAL.
         guard keys.count < MemorySortPlan.maximumKeys, let type, Self.numeric.contains(type),
-              let index = expressions.firstIndex(where: { $0 == column }) else {
+              let index = expressions.firstIndex(where: { $0.sql == column }) else {
             usable = false
             return
         }

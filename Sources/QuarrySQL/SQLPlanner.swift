@@ -7,8 +7,11 @@ import QuarryModel
 
 /// A planned fetch.
 public struct FetchPlan: Sendable {
-    /// The SELECT for the rows.
+    /// The SELECT for the rows, rendered from `statement`.
     public var sql: SQLFragment
+    /// The same SELECT as parts, for variants of it (only the keys, the
+    /// same condition in an UPDATE): replace a part and render.
+    public var statement: SelectStatement
     /// The columns the SELECT returns after `_pk` and `_entity`: attribute
     /// names (by entity) and to-one foreign keys, in order.
     public var columns: [PlannedColumn]
@@ -57,8 +60,9 @@ public enum SQLPlanner {
         let select = entity.select
 
         // ORDER BY keys (before the FROM is written: to-one sort paths add joins).
-        var sortKeys: [String] = []
-        var memoryKeys = MemorySortKeys(select: select.sql, dialect: mapping.dialect, sorts: request.sortDescriptors.count)
+        var orderBy: [SQLFragment] = []
+        orderBy.reserveCapacity(request.sortDescriptors.count + 1)
+        var memoryKeys = MemorySortKeys(select: select.list, dialect: mapping.dialect, sorts: request.sortDescriptors.count)
         for sort in request.sortDescriptors {
             let path = sort.keyPath.split(separator: ".").map(String.init)
             let operand: Operand
@@ -84,70 +88,34 @@ public enum SQLPlanner {
                                  at: .synthesized, stage: .bind)
             }
             let key = sort.caseInsensitive && (type == .string || type == .uri) ? "quarry_fold(\(f.sql), 1)" : f.sql
-            sortKeys.append(mapping.dialect.sortKey(key, ascending: sort.ascending))
+            orderBy.append(SQLFragment(mapping.dialect.sortKey(key, ascending: sort.ascending)))
             memoryKeys.add(column: f.sql, type: type, ascending: sort.ascending)
         }
+        // The primary key last: equal sort keys in a stable order.
+        orderBy.append(SQLFragment(level.alias + "." + SQLIdentifier.quoted(StoreMapping.primaryKey)))
 
-        // The text in one buffer; the COUNT shares everything from FROM to
-        // just before ORDER BY, cut out of it afterwards.
-        var sql = SQLText(capacity: 32 + select.sql.utf8.count + level.joins.reduce(0) { $0 + $1.utf8.count + 1 }
-                                       + lowered.length + 64)
-        sql.appendLiteral("SELECT ")
-        sql.append(select.sql)
-        sql.appendLiteral(" ")
-        let fromStart = sql.count
-        sql.appendLiteral("FROM ")
-        sql.append(entity.quotedTable)
-        sql.appendLiteral(" ")
-        sql.append(level.alias)
-        for join in level.joins {
-            sql.appendLiteral(" ")
-            sql.append(join)
-        }
-        sql.appendArguments(level.joinArguments)
-        let filter = entity.filter(alias: level.alias)
-        if filter != nil || !lowered.sql.isEmpty { sql.appendLiteral(" WHERE ") }
-        if let filter { sql.append(filter) }
-        if !lowered.sql.isEmpty {
-            if filter != nil {
-                sql.appendLiteral(" AND (")
-                lowered.write(to: &sql)
-                sql.appendLiteral(")")
-            } else {
-                lowered.write(to: &sql)
-            }
-        }
-        let fromEnd = sql.count
-        let countArguments = sql.arguments
-        sql.appendLiteral(" ORDER BY ")
-        for key in sortKeys {
-            sql.append(key)
-            sql.appendLiteral(", ")
-        }
-        sql.append(level.alias)
-        sql.appendLiteral(#"."_pk""#)
+        var statement = SelectStatement(items: select.list, source: TableSource(quotedTable: entity.quotedTable, alias: level.alias),
+                                        dialect: mapping.dialect)
+        statement.joins = level.joins
+        statement.joinArguments = level.joinArguments
+        statement.condition = SelectCondition(filter: entity.filter(alias: level.alias), conjuncts: lowered.sql)
+        statement.orderBy = orderBy
         var memoryLimit: Int?
         var memoryOffset = 0
         if lowered.residual == nil {
-            if let limit = request.fetchLimit {
-                sql.appendLiteral(" LIMIT ? OFFSET ?")
-                sql.appendArguments([.int(Int64(limit)), .int(Int64(request.fetchOffset))])
-            } else if request.fetchOffset > 0 {
-                sql.appendLiteral(" ")
-                sql.append(mapping.dialect.noLimit)
-                sql.appendLiteral(" OFFSET ?")
-                sql.appendArguments([.int(Int64(request.fetchOffset))])
-            }
+            statement.limit = request.fetchLimit
+            statement.offset = request.fetchOffset
         } else {
             memoryLimit = request.fetchLimit
             memoryOffset = request.fetchOffset
         }
-        let count: SQLFragment? = lowered.residual == nil
-            ? SQLFragment(sql.string(fromStart..<fromEnd, after: "SELECT COUNT(*) "), countArguments) : nil
-        // Unsorted, the same rows: everything before the ORDER BY.
-        let memorySort = lowered.residual == nil && request.fetchLimit == nil && request.fetchOffset == 0
-            ? memoryKeys.plan(unsorted: SQLFragment(sql.string(0..<fromEnd, after: ""), countArguments)) : nil
-        return FetchPlan(sql: sql.fragment, columns: select.columns, residual: lowered.residual, memoryLimit: memoryLimit,
-                         memoryOffset: memoryOffset, countSQL: count, memorySort: memorySort)
+        // The COUNT shares everything from FROM to just before ORDER BY; the
+        // unsorted rows are everything before the ORDER BY: the renderer
+        // copies both out of the one text it writes.
+        let sortsInMemory = lowered.residual == nil && request.fetchLimit == nil && request.fetchOffset == 0 && memoryKeys.usable
+        let rendered = statement.render(count: lowered.residual == nil, unsorted: sortsInMemory)
+        let memorySort = sortsInMemory ? memoryKeys.plan(unsorted: rendered.unsorted!) : nil
+        return FetchPlan(sql: rendered.sql, statement: statement, columns: select.columns, residual: lowered.residual, memoryLimit: memoryLimit,
+                         memoryOffset: memoryOffset, countSQL: rendered.count, memorySort: memorySort)
     }
 }

@@ -34,7 +34,7 @@ public struct StoreMapping: Sendable {
     public private(set) var joinTables: [(table: String, source: String, target: String, ordered: Bool)] = []
     /// Per entity, planned once: the row columns a fetch selects, and which
     /// entity names its rows may have.
-    private var selects: [String: (sql: String, columns: [PlannedColumn])] = [:]
+    private var selects: [String: (list: SelectList, columns: [PlannedColumn])] = [:]
     private var filters: [String: [String]] = [:]
     /// Entities per table and join-table names, counted once: looking them
     /// up by scanning made opening a store quadratic in the entities.
@@ -109,7 +109,7 @@ public struct StoreMapping: Sendable {
 
     /// The columns of a row fetch of `entity`: every attribute and to-one key
     /// of it and its sub-entities, after `_pk` and `_entity`, for alias t0.
-    private func planSelect(_ entity: Entity) -> (sql: String, columns: [PlannedColumn]) {
+    private func planSelect(_ entity: Entity) -> (list: SelectList, columns: [PlannedColumn]) {
         var columns: [PlannedColumn] = []
         var selected = ["t0.\(SQLIdentifier.quoted(StoreMapping.primaryKey))", "t0.\(SQLIdentifier.quoted(StoreMapping.entityColumn))"]
         var seen: Set<String> = []
@@ -142,11 +142,16 @@ public struct StoreMapping: Sendable {
         for i in columns.indices where slotsPerName[columns[i].name]! > 1 {
             columns[i].onlyFor = readers[columnNames[i]]
         }
-        return (selected.joined(separator: ", "), columns)
+        return (SelectList(selected.map { SQLFragment($0) }), columns)
     }
 
     /// The select list and columns of a row fetch of `entity` (alias t0).
-    public func rowSelect(for entity: String) -> (sql: String, columns: [PlannedColumn])? { selects[entity] }
+    public func rowSelect(for entity: String) -> (sql: String, columns: [PlannedColumn])? {
+        selects[entity].map { ($0.list.joined.sql, $0.columns) }
+    }
+
+    /// The same select list as parts (SelectStatement).
+    func rowSelectList(for entity: String) -> (list: SelectList, columns: [PlannedColumn])? { selects[entity] }
 
     private mutating func storage(of r: Relationship, from entity: Entity, used: inout [String: Set<String>]) -> RelationshipStorage {
         let inverse = r.inverse.flatMap { model.entity(named: r.destination)?.relationship(named: $0, in: model) }

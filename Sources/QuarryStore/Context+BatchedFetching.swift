@@ -52,10 +52,7 @@ extension Context {
     /// The selected IDs: straight from SQL, or with the residual judged a batch at a time.
     private func batchedIDs(_ request: FetchRequest) throws -> [ObjectID] {
         let plan = try store.explain(request)
-        guard let candidates = try selectIDs(plan) else {
-            // No FROM to cut at (never for a planned fetch): load the objects.
-            return try fetchObjects(request).map(\.objectID)
-        }
+        let candidates = try selectIDs(plan)
         guard let residual = plan.residual else { return candidates }
         let predicate = try Evaluator.compile(residual, options: store.evaluationOptions)
         let wanted = plan.memoryLimit.map { plan.memoryOffset + $0 }

@@ -26,14 +26,14 @@ extension Context {
     func rowSelect(for entity: String) throws -> RowSelect {
         if let cached = rowSelects[entity] { return cached }
         let plan = try SQLPlanner.plan(FetchRequest(entity: entity), mapping: store.mapping)
-        guard let from = plan.sql.sql.range(of: " FROM "), let table = store.mapping.table(for: entity) else {
+        guard let table = store.mapping.table(for: entity) else {
             throw ContextError.unknownEntity(entity, suggestion: nil)
         }
         var kinds: [SQLValueKind] = [.int, .string]
         for c in plan.columns {
             if case .attribute(let t) = c.kind { kinds.append(StoreValues.kind(t)) } else { kinds.append(.int) }
         }
-        let select = RowSelect(select: String(plan.sql.sql[..<from.lowerBound]), columns: plan.columns, table: table,
+        let select = RowSelect(select: plan.statement.selectClause, columns: plan.columns, table: table,
                                kinds: kinds, layout: ObjectLayout(columns: plan.columns))
         rowSelects[entity] = select
         return select

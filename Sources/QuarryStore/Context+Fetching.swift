@@ -147,11 +147,11 @@ extension Context {
 
     /// The `_pk` and `_entity` of the rows a plan's SQL selects, in order
     /// (with a residual: the candidates, before memory judges them).
-    func selectIDs(_ plan: FetchPlan) throws -> [ObjectID]? {
-        guard let from = plan.sql.sql.range(of: " FROM ") else { return nil }
-        let sql = "SELECT t0.\"_pk\", t0.\"_entity\"" + plan.sql.sql[from.lowerBound...]
+    func selectIDs(_ plan: FetchPlan) throws -> [ObjectID] {
+        // The same statement (order and limit included) selecting only the keys.
+        let keys = plan.statement.selecting(columns: [StoreMapping.primaryKey, StoreMapping.entityColumn]).sql
         var ids: [ObjectID] = []
-        try store.database.streamRows(sql, plan.sql.arguments, as: [.int, .string]) { row in
+        try store.database.streamRows(keys.sql, keys.arguments, as: [.int, .string]) { row in
             if case .int(let pk) = row[0], case .string(let entity) = row[1] { ids.append(ObjectID(entity: entity, primaryKey: pk)) }
         }
         return ids
@@ -164,21 +164,11 @@ extension Context {
         return readsRelationships(request)
     }
 
-    /// Whether the request names a relationship of the entity (or a sub-entity)
-    /// anywhere. Judged on the printed text, word by word: a false "yes" only
-    /// costs an in-memory evaluation.
+    /// Whether the request names a relationship of the entity (or a
+    /// sub-entity) anywhere: a walk over its syntax trees that consults the
+    /// model (FetchRequest+RelationshipReads.swift).
     func readsRelationships(_ request: FetchRequest) -> Bool {
-        guard let entity = model.entity(named: request.entity) else { return false }
-        let names = Set(([entity] + entity.allSubentities(in: model)).flatMap { $0.allRelationships(in: model).map(\.name) })
-        var texts = request.sortDescriptors.map(\.keyPath)
-        if let p = request.predicate { texts.append(Printer.format(p)) }
-        if let p = request.havingPredicate { texts.append(Printer.format(p)) }
-        texts += (request.propertiesToFetch + request.propertiesToGroupBy).map { Printer.format($0.expression) }
-        for text in texts {
-            let words = text.split { !($0.isLetter || $0.isNumber || $0 == "_") }
-            if words.contains(where: { names.contains(String($0)) }) { return true }
-        }
-        return false
+        request.readsRelationships(in: model)
     }
 
     /// The request answered over the saved state corrected by the unsaved one.

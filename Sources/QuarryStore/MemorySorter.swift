@@ -128,13 +128,13 @@ struct MemorySorter {
     /// places at the end.
     func order(of plan: FetchPlan, in database: SQLDatabase) throws -> [Int32] {
         if let order = order() { return order }
-        guard let from = plan.sql.sql.range(of: " FROM ") else { return Array(0 ..< Int32(count)) }
         var positions: [Int64: Int32] = [:]
         positions.reserveCapacity(count)
         for (row, key) in primaryKeys.enumerated() where positions[key] == nil { positions[key] = Int32(row) }
         var order: [Int32] = []
         order.reserveCapacity(count)
-        try database.streamRows(#"SELECT t0."_pk""# + plan.sql.sql[from.lowerBound...], plan.sql.arguments, as: [.int]) { row in
+        let keys = plan.statement.selecting(columns: [StoreMapping.primaryKey]).sql
+        try database.streamRows(keys.sql, keys.arguments, as: [.int]) { row in
             if let key = row.integer(at: 0), let at = positions.removeValue(forKey: key) { order.append(at) }
         }
         if order.count < count {

@@ -97,13 +97,15 @@ extension SQLStore {
                 for r in source.relationships {
                     guard case .foreignKey(let column)? = mapping.storage(of: r.name, of: source.name),
                           let sourceTable = mapping.table(for: source.name), let destinationTable = mapping.table(for: r.destination) else { continue }
-                    try database.run("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entityList(table: destinationTable))))")
+                    let entities = entityList(table: destinationTable)
+                    try database.run("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entities.sql)))", entities.arguments)
                 }
             }
             var done: Set<String> = []
             for e in model.entities {
                 guard let table = mapping.table(for: e.name), done.insert(table).inserted else { continue }
-                try database.run("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entityList(table: table))))")
+                let entities = entityList(table: table)
+                try database.run("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entities.sql)))", entities.arguments)
             }
             try database.run("DELETE FROM \(database.deleteList)")
             try checkInterrupt()
@@ -118,10 +120,8 @@ extension SQLStore {
     /// without joins, one DELETE does it — as fast as a hand-written one.
     private func directDelete(entity: String, predicate: QuarrySyntax.Predicate?) throws -> Int? {
         guard let table = mapping.table(for: entity),
-              let keys = try SQLPlanner.planKeys(entity: entity, predicate: predicate, mapping: mapping, now: now()) else { return nil }
-        let whereRange = keys.sql.range(of: " WHERE ")
-        let from = whereRange.map { String(keys.sql[..<$0.lowerBound]) } ?? keys.sql
-        guard !from.contains(" JOIN ") else { return nil }
+              let selection = try SQLPlanner.planSelection(entity: entity, predicate: predicate, mapping: mapping, now: now()),
+              selection.joins.isEmpty else { return nil }
         var joinRows: [(String, String)] = []
         for e in model.entities where mapping.table(for: e.name) == table {
             for r in e.allRelationships(in: model) where !r.isTransient {
@@ -137,12 +137,15 @@ extension SQLStore {
                 if case .foreignKey? = mapping.storage(of: r.name, of: source.name), mapping.table(for: r.destination) == table { return nil }
             }
         }
-        let condition = whereRange.map { SQLFragment(String(keys.sql[$0.lowerBound...]), keys.arguments) } ?? SQLFragment("")
+        // The selection's condition, under its alias, in each DELETE.
+        let condition = selection.whereClause
+        let deleted = "\(SQLIdentifier.quoted(table)) AS \(selection.source.alias)"
+        let key = selection.qualified(StoreMapping.primaryKey)
         return try database.inTransaction {
             for (jt, source) in joinRows {
-                try database.run("DELETE FROM \(SQLIdentifier.quoted(jt)) WHERE \(SQLIdentifier.quoted(source)) IN (SELECT t0.\"_pk\" FROM \(SQLIdentifier.quoted(table)) AS t0" + condition.sql + ")", condition.arguments)
+                try database.run("DELETE FROM \(SQLIdentifier.quoted(jt)) WHERE \(SQLIdentifier.quoted(source)) IN (SELECT \(key) FROM \(SQLIdentifier.quoted(table)) AS \(selection.source.alias)" + condition.sql + ")", condition.arguments)
             }
-            let changed = try database.run("DELETE FROM \(SQLIdentifier.quoted(table)) AS t0" + condition.sql, condition.arguments)
+            let changed = try database.run("DELETE FROM \(deleted)" + condition.sql, condition.arguments)
             registeredObjects.removeAll()
             return changed
         }
@@ -153,10 +156,11 @@ extension SQLStore {
         return 0
     }
 
-    /// The quoted names of the entities stored in `table`, for an IN list.
-    private func entityList(table: String) -> String {
-        model.entities.filter { mapping.table(for: $0.name) == table }
-            .map { "'" + $0.name.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ", ")
+    /// The names of the entities stored in `table`, for an IN list: one
+    /// placeholder each, the names bound (no name is pasted into SQL).
+    private func entityList(table: String) -> SQLFragment {
+        let names = model.entities.filter { mapping.table(for: $0.name) == table }.map { Value.string($0.name) }
+        return SQLFragment(names.map { _ in "?" }.joined(separator: ", "), names)
     }
 
     /// Applies Deny, Cascade and Nullify until no new rows are queued.
@@ -167,7 +171,10 @@ extension SQLStore {
             if queued == processed && processed > 0 { return }
             processed = queued
             for e in model.entities {
-                let rows = "SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" = '" + e.name.replacingOccurrences(of: "'", with: "''") + "'"
+                // The queued keys of this entity, its name bound: every
+                // statement below holds `rows` once, so binds `name` once.
+                let rows = "SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" = ?"
+                let name: [Value] = [.string(e.name)]
                 for r in e.allRelationships(in: model) where !r.isTransient {
                     guard let storage = mapping.storage(of: r.name, of: e.name), let destinationTable = mapping.table(for: r.destination),
                           let sourceTable = mapping.table(for: e.name) else { continue }
@@ -182,17 +189,17 @@ extension SQLStore {
                     }
                     switch r.deleteRule {
                     case .deny:
-                        let blocking = try database.rows("SELECT COUNT(*) FROM (\(related)) y WHERE NOT EXISTS (SELECT 1 FROM \(database.deleteList) d WHERE d.\"entity\" = y.\"_entity\" AND d.\"pk\" = y.\"_pk\")")
+                        let blocking = try database.rows("SELECT COUNT(*) FROM (\(related)) y WHERE NOT EXISTS (SELECT 1 FROM \(database.deleteList) d WHERE d.\"entity\" = y.\"_entity\" AND d.\"pk\" = y.\"_pk\")", name)
                         if case .int(let n)? = blocking.first?.first, n > 0 {
                             throw StoreError.deleteDenied(entity: e.name, relationship: r.name, related: Int(n))
                         }
                     case .cascade:
-                        try database.run(database.insertIgnoring(into: database.deleteList, related))
+                        try database.run(database.insertIgnoring(into: database.deleteList, related), name)
                     case .nullify:
                         if case .inverseForeignKey(let column) = storage {
-                            try database.run("UPDATE \(SQLIdentifier.quoted(destinationTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) IN (\(rows))")
+                            try database.run("UPDATE \(SQLIdentifier.quoted(destinationTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) IN (\(rows))", name)
                         } else if case .joinTable(let table, let source, _) = storage {
-                            try database.run("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(source)) IN (\(rows))")
+                            try database.run("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(source)) IN (\(rows))", name)
                         }
                     case .noAction:
                         break

@@ -59,7 +59,10 @@ extension SQLStore {
         let attributes = entity.allAttributes(in: model).filter { !$0.isTransient && mapping.column(for: $0.name, of: entityName) != nil }
         let known = Set(attributes.map(\.name))
         let columns = [SQLIdentifier.quoted(StoreMapping.entityColumn)] + attributes.map { SQLIdentifier.quoted(mapping.column(for: $0.name, of: entityName)!) }
-        let sql = "INSERT INTO \(SQLIdentifier.quoted(table)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        // The INSERT up to its VALUES, kept apart: a multi-row INSERT on
+        // the server repeats the row after it (flush).
+        let prefix = "INSERT INTO \(SQLIdentifier.quoted(table)) (\(columns.joined(separator: ", "))) VALUES "
+        let sql = prefix + "(\(columns.map { _ in "?" }.joined(separator: ", ")))"
         var ids: [ObjectID] = []
         var count = 0
         var batch: [(row: Int, arguments: [Value])] = []
@@ -91,7 +94,7 @@ extension SQLStore {
                         ids.append(ObjectID(entity: entityName, primaryKey: try database.insertReturningKey(sql, arguments)))
                     } else {
                         batch.append((row, arguments))
-                        if batch.count == Self.serverBatchRows { try flush(&batch, sql: sql, columns: columns.count) }
+                        if batch.count == Self.serverBatchRows { try flush(&batch, prefix: prefix, sql: sql, columns: columns.count) }
                     }
                 } catch let error as BatchInsertError {
                     throw error   // from a flushed batch: it names its own row
@@ -102,7 +105,7 @@ extension SQLStore {
                 count += 1
                 row += 1
             }
-            try flush(&batch, sql: sql, columns: columns.count)
+            try flush(&batch, prefix: prefix, sql: sql, columns: columns.count)
             // An interrupt between two rows' statements rolls the batch back too.
             try checkInterrupt()
         }
@@ -117,11 +120,10 @@ extension SQLStore {
 
     /// Inserts the batched rows with one multi-row INSERT in a savepoint; on
     /// failure, finds the offending row by inserting them one at a time.
-    private func flush(_ batch: inout [(row: Int, arguments: [Value])], sql: String, columns: Int) throws {
+    private func flush(_ batch: inout [(row: Int, arguments: [Value])], prefix: String, sql: String, columns: Int) throws {
         guard !batch.isEmpty else { return }
         defer { batch.removeAll(keepingCapacity: true) }
         let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
-        let prefix = String(sql[..<sql.range(of: " VALUES ")!.upperBound])
         let multi = prefix + Array(repeating: row, count: batch.count).joined(separator: ", ")
         do {
             _ = try database.inTransaction { try database.run(multi, batch.flatMap(\.arguments)) }
@@ -196,8 +198,11 @@ extension SQLStore {
     }
 
     private func selectedIDs(entity: String, predicate: QuarrySyntax.Predicate?) throws -> [ObjectID] {
-        if let keys = try SQLPlanner.planKeys(entity: entity, predicate: predicate, mapping: mapping, now: now()) {
-            return try database.rows(keys.sql + " ORDER BY t0.\"_pk\"", keys.arguments).compactMap { row in
+        if let selection = try SQLPlanner.planSelection(entity: entity, predicate: predicate, mapping: mapping, now: now()) {
+            var keys = selection.selecting(columns: [StoreMapping.entityColumn, StoreMapping.primaryKey])
+            keys.orderBy = [SQLFragment(keys.qualified(StoreMapping.primaryKey))]
+            let sql = keys.sql
+            return try database.rows(sql.sql, sql.arguments).compactMap { row in
                 guard case .string(let e) = row[0], case .int(let pk) = row[1] else { return nil }
                 return ObjectID(entity: e, primaryKey: pk)
             }
