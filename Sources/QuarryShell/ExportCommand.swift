@@ -55,7 +55,7 @@ public struct ExportCommand {
             source = try openSource(warnings: &warnings)
         } catch let error as CoreDataError {
             let code = error.kind == .unreadableStore ? ExitStatus.cannotOpen : ExitStatus.badInput
-            return CommandOutcome(stdout: "", stderr: warnings + "\(error)\n", exitCode: code)
+            return CommandOutcome(stdout: "", stderr: warnings + "error: \(error)\n", exitCode: code)
         } catch {
             return CommandOutcome(stdout: "", stderr: warnings + "error: cannot open \(store): \(error)\n", exitCode: ExitStatus.cannotOpen)
         }
@@ -99,15 +99,13 @@ public struct ExportCommand {
         guard FileManager.default.fileExists(atPath: store) else {
             throw CoreDataError(.unreadableStore, "no file at '\(store)'")
         }
-        if case .coreData? = try? SQLiteFileInspection.kind(of: store) {
+        // Anything but a Quarry store goes to QuarryCoreData, whose
+        // refusals say what the file is (not SQLite, damaged, no model).
+        guard case .quarry? = try? SQLiteFileInspection.kind(of: store) else {
             let opened = try CoreDataStore.open(path: store, modelPath: model)
             warnings += "note: '\(store)' is a Core Data store, opened read-only; model: \(opened.modelSource)\n"
             for w in opened.warnings { warnings += "warning: \(w)\n" }
             return opened.store
-        }
-        let kind = try SQLiteFileInspection.kind(of: store)
-        guard case .quarry = kind else {
-            throw CoreDataError(.notCoreData, "'\(store)' is neither a Core Data store nor a Quarry store")
         }
         let storeModel: Model
         if let model { storeModel = try ModelReader.read(from: model) } else if let saved = try SQLStore.storedModel(at: store) {

@@ -91,6 +91,7 @@ public enum StoreExport {
                 progress?(state)
             }
             for table in plan where !table.isJoin { try target.database.restartKeys(after: table.name) }
+            try checkReferences(target)
             return summary
         }
         target.forgetObjects()
@@ -137,6 +138,25 @@ public enum StoreExport {
             removeTemporary()
             throw error
         }
+    }
+
+    /// SQLite checks the deferred foreign keys only at COMMIT, and says no
+    /// more than "FOREIGN KEY constraint failed": a source whose keys point
+    /// at rows it does not have (Core Data declares no foreign keys) is
+    /// refused here with the rows named. (PostgreSQL's own error names them.)
+    private static func checkReferences(_ target: SQLStore) throws {
+        guard target.database.dialect == .sqlite else { return }
+        let broken = try target.database.query("PRAGMA foreign_key_check", [], as: [])
+        guard let first = broken.first else { return }
+        func text(_ v: Value) -> String {
+            switch v {
+            case .string(let s): return s
+            case .int(let n): return String(n)
+            default: return "\(v)"
+            }
+        }
+        throw ExportError("the source holds \(broken.count) reference\(broken.count == 1 ? "" : "s") to rows it does not have "
+            + "(first: \(text(first[0])) row \(text(first[1])) → \(text(first[2]))); nothing was exported")
     }
 
     /// One table to copy: its name, columns in order with the kind each is
