@@ -7,10 +7,11 @@
 // prepared multi-row INSERTs inside one transaction of the target (a failure
 // rolls everything back), the shape of the fastest hand-written loader.
 //
-// Values: into SQLite they are copied as SQLite stores them (`.automatic`:
-// the same storage class and bytes, so the copy answers every query as the
-// source does); into another engine they are read as their attribute's type
-// and the driver encodes them in its own column types.
+// Values: from SQLite into SQLite they are copied as SQLite holds them (the
+// same storage class and bytes, bound straight from the source row: so the
+// copy answers every query as the source does); into another engine they are
+// read as their attribute's type and the driver encodes them in its own
+// column types.
 //
 // A new file is written beside the target under a temporary name and renamed
 // over it only when the copy succeeded (`copy(from:toFile:)`): a failure
@@ -78,9 +79,15 @@ public enum StoreExport {
             for table in plan {
                 state.table = table.name
                 try beforeTable?(table.name)
-                let copied = try copyTable(table, from: source, to: target, raw: target.database.dialect == .sqlite) { rows in
+                let report: (Int) -> Void = { rows in
                     state.rowsDone += rows
                     progress?(state)
+                }
+                let copied: (rows: Int, perEntity: [String: Int])
+                if let from = source.database as? SQLiteConnection, let to = target.database as? SQLiteConnection {
+                    copied = try copySQLiteTable(table, from: from, to: to, copied: report)
+                } else {
+                    copied = try copyTable(table, from: source, to: target, raw: target.database.dialect == .sqlite, copied: report)
                 }
                 if table.isJoin {
                     summary.links += copied.rows
@@ -198,6 +205,45 @@ public enum StoreExport {
             }
             return plans
         }
+    }
+
+    /// SQLite to SQLite: each source row's columns bound straight into one
+    /// prepared single-row INSERT (`sqlite3_bind_value`), no `Value` made.
+    private static func copySQLiteTable(_ table: TablePlan, from source: SQLiteConnection, to target: SQLiteConnection,
+                                        copied: (Int) -> Void) throws -> (rows: Int, perEntity: [String: Int]) {
+        let width = table.columns.count
+        let quotedColumns = table.columns.map(SQLIdentifier.quoted).joined(separator: ", ")
+        let insert = try target.prepare("INSERT INTO \(SQLIdentifier.quoted(table.name)) (\(quotedColumns)) VALUES ("
+            + Array(repeating: "?", count: width).joined(separator: ", ") + ")")
+        let order = table.isJoin ? "\"source\", \"target\"" : SQLIdentifier.quoted(StoreMapping.primaryKey)
+        var total = 0, sinceReport = 0
+        var perEntity: [String: Int] = [:]
+        var lastEntity = "", lastCount = 0
+        try source.withCursor("SELECT \(quotedColumns) FROM \(SQLIdentifier.quoted(table.name)) ORDER BY \(order)") { row, next in
+            while try next() {
+                if !table.isJoin {
+                    if !row.text(at: 1, equals: lastEntity) {
+                        if lastCount > 0 { perEntity[lastEntity, default: 0] += lastCount }
+                        guard let name = row.string(at: 1) else { throw ExportError("\(table.name) has a row without an entity name") }
+                        lastEntity = name
+                        lastCount = 0
+                    }
+                    lastCount += 1
+                }
+                try insert.bind(columnsOf: row, count: width)
+                defer { insert.reset() }
+                _ = try insert.step()
+                total += 1
+                sinceReport += 1
+                if sinceReport == 10_000 {
+                    copied(sinceReport)
+                    sinceReport = 0
+                }
+            }
+        }
+        if sinceReport > 0 { copied(sinceReport) }
+        if lastCount > 0 { perEntity[lastEntity, default: 0] += lastCount }
+        return (total, perEntity)
     }
 
     /// Streams one table's rows (in key order) into the target through

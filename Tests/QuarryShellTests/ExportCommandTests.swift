@@ -194,6 +194,14 @@ struct ExportCommandTests {
         let fromExport = runShell(.sqlite(target), script)
         #expect(fromExport.status == 0, "\(c.store): \(fromExport.err)")
         #expect(fromExport.out == fromSource.out, "\(c.store): the export answers differently")
+        // Into PostgreSQL too, when a server is there: the same answers.
+        if PostgresTestEnvironment.shouldRun {
+            let location = try TestDatabase.postgres.freshLocation("export-coredata")
+            let pg = ExportCommand(store: source, model: nil, to: location.argument, force: false, progress: false).run()
+            #expect(pg.exitCode == 0, "\(c.store) into PostgreSQL: \(pg.stderr)")
+            let fromPostgres = runShell(location, script)
+            #expect(fromPostgres.out == fromSource.out, "\(c.store): the PostgreSQL export answers differently")
+        }
         #expect(["", "-wal", "-shm"].map { FileManager.default.contents(atPath: source + $0) } == bytes, "\(c.store): the source changed")
     }
 
