@@ -53,6 +53,8 @@ public enum StoreExport {
     /// Test hook: called before each table is copied (with its name); a
     /// throw there stands for a failure in the middle of an export.
     nonisolated(unsafe) public static var beforeTable: ((String) throws -> Void)?
+    /// Rows per INSERT from SQLite to SQLite (within the bound-argument limit).
+    static let sqliteBatch = 64
 
     /// Copies every row of `source` into `target`, which must have the same
     /// model, in one transaction of `target`: the rows `target` held are
@@ -76,7 +78,7 @@ public enum StoreExport {
                 try target.database.run("DELETE FROM \(SQLIdentifier.quoted(table))", [])
             }
             var summary = ExportSummary()
-            for table in plan {
+            for (index, table) in plan.enumerated() {
                 state.table = table.name
                 try beforeTable?(table.name)
                 let report: (Int) -> Void = { rows in
@@ -85,7 +87,7 @@ public enum StoreExport {
                 }
                 let copied: (rows: Int, perEntity: [String: Int])
                 if let from = source.database as? SQLiteConnection, let to = target.database as? SQLiteConnection {
-                    copied = try copySQLiteTable(table, from: from, to: to, copied: report)
+                    copied = try copySQLiteTable(table, expectedRows: totals[index], from: from, to: to, copied: report)
                 } else {
                     copied = try copyTable(table, from: source, to: target, raw: target.database.dialect == .sqlite, copied: report)
                 }
@@ -207,16 +209,25 @@ public enum StoreExport {
         }
     }
 
-    /// SQLite to SQLite: each source row's columns bound straight into one
-    /// prepared single-row INSERT (`sqlite3_bind_value`), no `Value` made.
-    private static func copySQLiteTable(_ table: TablePlan, from source: SQLiteConnection, to target: SQLiteConnection,
+    /// SQLite to SQLite: each source row's columns bound straight into a
+    /// prepared INSERT of `sqliteBatch` rows (`sqlite3_bind_value`, no
+    /// `Value` made); one step per batch.
+    private static func copySQLiteTable(_ table: TablePlan, expectedRows: Int, from source: SQLiteConnection, to target: SQLiteConnection,
                                         copied: (Int) -> Void) throws -> (rows: Int, perEntity: [String: Int]) {
         let width = table.columns.count
         let quotedColumns = table.columns.map(SQLIdentifier.quoted).joined(separator: ", ")
-        let insert = try target.prepare("INSERT INTO \(SQLIdentifier.quoted(table.name)) (\(quotedColumns)) VALUES ("
-            + Array(repeating: "?", count: width).joined(separator: ", ") + ")")
+        let batch = max(1, min(sqliteBatch, target.variableLimit / width))
+        func insert(rows: Int) throws -> SQLiteStatement {
+            let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
+            return try target.prepare("INSERT INTO \(SQLIdentifier.quoted(table.name)) (\(quotedColumns)) VALUES "
+                + Array(repeating: row, count: rows).joined(separator: ", "))
+        }
+        let full = try insert(rows: batch), single = try insert(rows: 1)
+        // Whole batches while at least a batch of the counted rows is left,
+        // then row by row.
+        let batched = expectedRows - expectedRows % batch
         let order = table.isJoin ? "\"source\", \"target\"" : SQLIdentifier.quoted(StoreMapping.primaryKey)
-        var total = 0, sinceReport = 0
+        var total = 0, pending = 0, sinceReport = 0
         var perEntity: [String: Int] = [:]
         var lastEntity = "", lastCount = 0
         try source.withCursor("SELECT \(quotedColumns) FROM \(SQLIdentifier.quoted(table.name)) ORDER BY \(order)") { row, next in
@@ -230,17 +241,31 @@ public enum StoreExport {
                     }
                     lastCount += 1
                 }
-                try insert.bind(columnsOf: row, count: width)
-                defer { insert.reset() }
-                _ = try insert.step()
-                total += 1
-                sinceReport += 1
-                if sinceReport == 10_000 {
+                if total < batched {
+                    try full.bind(columnsOf: row, count: width, toParametersFrom: pending * width + 1)
+                    pending += 1
+                    guard pending == batch else { continue }
+                    defer { full.reset() }
+                    _ = try full.step()
+                    total += pending
+                    sinceReport += pending
+                    pending = 0
+                } else {
+                    try single.bind(columnsOf: row, count: width)
+                    defer { single.reset() }
+                    _ = try single.step()
+                    total += 1
+                    sinceReport += 1
+                }
+                if sinceReport >= 10_000 {
                     copied(sinceReport)
                     sinceReport = 0
                 }
             }
         }
+        full.clearBindings()
+        single.clearBindings()
+        guard pending == 0 else { throw ExportError("\(table.name) changed while it was exported (fewer rows than counted)") }
         if sinceReport > 0 { copied(sinceReport) }
         if lastCount > 0 { perEntity[lastEntity, default: 0] += lastCount }
         return (total, perEntity)
