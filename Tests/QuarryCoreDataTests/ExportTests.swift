@@ -4,7 +4,8 @@
 // relationship printed canonically, and seeded random predicates (same
 // objects from both stores); the source's files keep every byte. Errors: a
 // failure in the middle (injected) leaves no file, not even a temporary one;
-// a target of another model is refused. (The command's own refusals and
+// a reference to a row the source lacks is refused by name; a target of
+// another model is refused. (The command's own refusals and
 // output: QuarryShellTests/ExportCommandTests.swift.)
 import Foundation
 import QuarryCoreData
@@ -103,6 +104,24 @@ struct ExportTests {
         #expect(throws: Injected.self) { try StoreExport.copy(from: source, toFile: target) }
         #expect(tables.count == 2)
         #expect(try out.snapshot() == before, "the folder is as it was")
+    }
+
+    /// Core Data declares no foreign keys: a to-one pointing at a row the
+    /// store does not have is refused with the row named, and no file is left.
+    @Test func aDanglingReferenceIsRefusedByName() throws {
+        let scratch = Scratch()
+        let statements = SyntheticStoreTests.statements + ["UPDATE ZPARTY SET ZEMPLOYER = 99 WHERE Z_PK = 2"]
+        let path = try SyntheticStoreTests.make(in: scratch, checkpointed: true, statements: statements)
+        let source = try SQLStore(coreDataStore: path, model: SyntheticStoreTests.model)
+        defer { source.database.close() }
+        let out = Scratch()
+        do {
+            try StoreExport.copy(from: source, toFile: out.path("e.sqlite"))
+            Issue.record("a dangling reference was exported")
+        } catch let error as ExportError {
+            #expect(error.message == "the source holds 1 reference to rows it does not have (first: Party row 2 → Party); nothing was exported")
+        }
+        #expect(try out.snapshot().isEmpty)
     }
 
     @Test func aTargetOfAnotherModelIsRefused() throws {
