@@ -5,7 +5,7 @@ enum ShellHelp {
     static let text = """
     USAGE: quarry [options] [FILE | -c STATEMENT | -f FILE | -]...
            quarry STORE.sqlite [options]          (a file with SQLite's header is the store)
-           quarry parse | eval | fixtures ...     (quarry help SUBCOMMAND)
+           quarry parse|eval|fixtures|export ...  (quarry help SUBCOMMAND)
 
     With no FILE and no -c: the REPL on a terminal, else statements from stdin.
     Statements end with ';' (also in the REPL); -c and the last statement of a

@@ -104,7 +104,7 @@ struct ShellOptions {
                 continue
             }
             // A subcommand's name or any other option: ArgumentParser's.
-            if arg.hasPrefix("-") || (sources.isEmpty && ["parse", "eval", "fixtures", "lint", "help", "shell"].contains(arg)) { return nil }
+            if arg.hasPrefix("-") || (sources.isEmpty && ["parse", "eval", "fixtures", "export", "lint", "help", "shell"].contains(arg)) { return nil }
             sources.append(.file(arg))
         }
         if Self.problem(store: store, postgres: postgres, mode: mode, engine: engine, errorFormat: errorFormat) != nil { return nil }

@@ -8,6 +8,9 @@
 //   C1 filter + sort, 1% of the rows:   price > 990 sorted by name
 //   C2 filter + sort + limit 100:        price > 500 sorted by created
 //   C3 count with a key path:            category.name == 'Category 7' AND price < 100
+//   E1 export of the whole store into a new Quarry SQLite store
+//      (StoreExport), beside the hand-written `INSERT … SELECT` from the
+//      attached Z-tables into the same empty Quarry schema; target ≤ 1.5×.
 // QUARRY_COREDATA_ROWS sets the size (default 1,000,000).
 import Benchmark
 import Foundation
@@ -109,5 +112,28 @@ let benchmarks: @Sendable () -> Void = {
             Benchmark("\(s.id) quarry SQL on the views: rows") { _ in blackHole(try store.database.rows(plan.sql.sql, plan.sql.arguments)) }
         }
         Benchmark("\(s.id) baseline: hand-written SQL on ZITEM") { _ in blackHole(try handConnection.query(s.handWritten, arguments(s.id))) }
+    }
+    // E1: each iteration writes a new file and removes it.
+    let model = try! ModelReader.read(xml: modelXML)
+    let exportConfiguration = Benchmark.Configuration(metrics: [.wallClock], maxDuration: .seconds(60), maxIterations: 5)
+    Benchmark("E1 quarry: export to a new store", configuration: exportConfiguration) { _ in
+        let out = path + ".export"
+        defer { unlink(out) }
+        blackHole(try StoreExport.copy(from: store, toFile: out))
+    }
+    Benchmark("E1 baseline: hand-written INSERT … SELECT", configuration: exportConfiguration) { _ in
+        let out = path + ".hand"
+        defer { unlink(out) }
+        let schema = try SQLStore(path: out, model: model)
+        schema.database.close()
+        let c = try SQLiteConnection(path: out)
+        defer { c.close() }
+        try c.execute("PRAGMA journal_mode = OFF")
+        try c.execute("PRAGMA synchronous = OFF")
+        try c.execute("ATTACH DATABASE ? AS cd", [.string("file:\(path)?immutable=1")])
+        try c.transaction {
+            try c.execute("INSERT INTO main.\"Category\" (\"_pk\", \"_entity\", \"name\") SELECT Z_PK, 'Category', ZNAME FROM cd.ZCATEGORY ORDER BY Z_PK")
+            try c.execute("INSERT INTO main.\"Item\" (\"_pk\", \"_entity\", \"created\", \"name\", \"price\", \"category\") SELECT Z_PK, 'Item', ZCREATED, ZNAME, ZPRICE, ZCATEGORY FROM cd.ZITEM ORDER BY Z_PK")
+        }
     }
 }
