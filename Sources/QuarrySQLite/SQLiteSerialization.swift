@@ -43,7 +43,9 @@ extension SQLiteConnection {
             _ = try query("SELECT count(*) FROM sqlite_master", [])
         } catch {
             cache.removeAll()
-            sqlite3_deserialize(db, "main", nil, 0, 0, UInt32(SQLITE_DESERIALIZE_RESIZEABLE))
+            // FREEONCLOSE here too: the empty database grows into buffers
+            // SQLite allocates, and without the flag it never frees them.
+            sqlite3_deserialize(db, "main", nil, 0, 0, UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE))
             throw error.with(message: "the database image is not a SQLite database: \(error.message)")
         }
     }

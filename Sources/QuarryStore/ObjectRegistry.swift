@@ -13,11 +13,26 @@
 //   registration order (the order they were allocated in), and the index
 //   maps IDs to positions only, so dropping everything releases the objects
 //   front to back.
+//
+// The registry owns its objects, and the references objects hold to one
+// another (a stored object's loaded relationships) are caches under that
+// ownership: related objects point at each other both ways, so those
+// references form cycles that Swift never frees. Every object the registry
+// lets go of is told so (`unregistered()`) and drops its caches, which
+// breaks the cycles; the store empties its registry when it goes.
 
 /// An object the registry can hold: it knows its own ID, so the registry
 /// need not keep a copy of every key beside it.
 protocol Registrable: AnyObject {
     var id: ObjectID { get }
+    /// The registry no longer holds the object: it must let go of the
+    /// other registered objects it references (or they and it leak as a
+    /// cycle). It stays usable, reloading what it dropped when asked.
+    func unregistered()
+}
+
+extension Registrable {
+    func unregistered() {}
 }
 
 struct ObjectRegistry<Object: Registrable> {
@@ -51,6 +66,7 @@ struct ObjectRegistry<Object: Registrable> {
                     indexPending()
                 }
             } else if let position = positions.removeValue(forKey: id) {
+                slots[position]?.unregistered()
                 slots[position] = nil
                 count -= 1
                 compactIfSparse()
@@ -81,7 +97,10 @@ struct ObjectRegistry<Object: Registrable> {
         positions = [:]
         // Released front to back by a loop of our own: dropping the array
         // would release each element through the generic destroy witness.
-        for i in slots.indices { slots[i] = nil }
+        for i in slots.indices {
+            slots[i]?.unregistered()
+            slots[i] = nil
+        }
         slots = []
         indexed = 0
         count = 0
@@ -96,6 +115,7 @@ struct ObjectRegistry<Object: Registrable> {
                 positions[id] = i
             } else {
                 // Registered twice: the first object stays the row's object.
+                slots[i]?.unregistered()
                 slots[i] = nil
                 count -= 1
             }

@@ -187,6 +187,16 @@ public final class SQLStore {
         }
     }
 
+    deinit {
+        // Not left to the registry's own destruction: emptying it tells each
+        // object, which breaks the cycles between related objects
+        // (ObjectRegistry.swift). Objects a caller still holds outlive the
+        // store; reading a relationship they have not loaded is then an error
+        // (their store reference is unowned), as for a managed object whose
+        // context is gone.
+        registeredObjects.removeAll()
+    }
+
     /// Forgets every object handed out so far; later fetches read rows anew.
     public func forgetObjects() { registeredObjects.removeAll() }
 

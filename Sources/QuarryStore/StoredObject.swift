@@ -101,6 +101,10 @@ public final class StoredObject: KeyValueAccessible, Registrable, @unchecked Sen
     public let id: ObjectID
     private let slab: ValueSlab
     private let offset: Int
+    /// Relationships read so far. They reference other objects of the
+    /// store, which often reference this one back (an inverse), so the
+    /// store's registry clears them when it lets go of the object
+    /// (`unregistered()`): a cycle of objects would never be freed.
     private var loadedRelationships: [String: Value]?
 
     /// A new object whose values `initialize` sets, every one of the
@@ -147,6 +151,13 @@ public final class StoredObject: KeyValueAccessible, Registrable, @unchecked Sen
         case .fetchedProperty:
             return nil
         }
+    }
+
+    /// Out of the store's registry (forgotten, a batch change, or the store
+    /// gone): drops the related objects it holds. Read again while the
+    /// store is open, a relationship reloads.
+    func unregistered() {
+        if loadedRelationships != nil { loadedRelationships = nil }
     }
 
     /// A stored foreign key (nil when the relationship holds none).
