@@ -254,11 +254,17 @@ public struct Parser {
     }
 
     /// The source text of a token without its sigil (`$` or `#`): its first
-    /// character, which a combining mark after the sigil belongs to.
+    /// byte, not its first character. A combining mark after the sigil forms
+    /// one character with it, but the lexer read the mark as part of the
+    /// name, so the name keeps it (`$` U+0301 `x` names the variable
+    /// U+0301 `x`, which prints back as the same bytes: libFuzzer's parser
+    /// target found the name losing its mark and the printed `$0…` failing).
     @inline(__always) func textAfterSigil(_ token: Token) -> String {
         let raw = text(token)
-        if raw.utf8.dropFirst().first == UInt8(ascii: "\"") { return Parser.quotedKey(raw.dropFirst()) }
-        return String(raw.dropFirst())
+        if raw.utf8.dropFirst().first == UInt8(ascii: "\"") {
+            return Parser.quotedKey(Substring(String(decoding: raw.utf8.dropFirst(), as: UTF8.self)))
+        }
+        return String(decoding: raw.utf8.dropFirst(), as: UTF8.self)
     }
 
     /// The key a `#"..."` escape names: its string literal, decoded as any

@@ -144,12 +144,21 @@ extension Printer {
     /// as the same one token. Anything else with `$` or `%` in front (a key
     /// `%@#` written `#"%@#"`: libFuzzer's parser target) is a plain key.
     static func isPlaceholder(_ key: String) -> Bool {
-        if key.hasPrefix("$") { return isWord(String(key.dropFirst())) }
-        guard key.hasPrefix("%"), key.utf8.count > 1 else { return false }
+        // Bytes, not characters: `$` followed by a combining mark is one
+        // character, and the lexer reads it as a variable all the same.
+        if key.utf8.first == UInt8(ascii: "$") { return isVariableName(key.utf8.dropFirst()) }
+        guard key.utf8.first == UInt8(ascii: "%"), key.utf8.count > 1 else { return false }
         return key.utf8.dropFirst().allSatisfy { c in
             (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
                 || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "@") || c == UInt8(ascii: "$")
         }
+    }
+
+    /// Whether the lexer reads `$` followed by `name` as one variable token
+    /// naming `name` (the rule of `TokenScanner.scanVariable`).
+    static func isVariableName<Bytes: Collection<UInt8>>(_ name: Bytes) -> Bool {
+        guard let first = name.first, TokenScanner.isIdentifierStart(first), first != UInt8(ascii: "@") else { return false }
+        return name.allSatisfy { TokenScanner.isIdentifierContinue($0) && $0 != UInt8(ascii: "@") }
     }
 
     /// Whether the lexer reads `key` (after a `#` if need be) as one word.
