@@ -37,15 +37,21 @@ public enum LintRule: String, Sendable, Codable, CaseIterable {
     case unreadable = "QL010"
     /// The entity named for a fetch request is not in the model.
     case unknownEntity = "QL011"
+    /// `LIKE` with a pattern that has no wildcard: it compares whole strings, as `==` does.
+    case likeWithoutWildcards = "QL012"
+    /// A case- or diacritic-insensitive comparison on an indexed attribute: the index cannot serve it.
+    case insensitiveOnIndex = "QL013"
+    /// `CONTAINS` with a to-many relationship on the left and a plain value on the right.
+    case containsOnToMany = "QL014"
 
     public var defaultSeverity: LintSeverity {
         switch self {
         case .parseError, .argumentCount, .argumentType, .unknownKey, .operatorType,
              .toManyUnquantified, .unknownKeyArgument:
             return .error
-        case .sqliteUnsupported, .unreadable, .unknownEntity:
+        case .sqliteUnsupported, .unreadable, .unknownEntity, .containsOnToMany:
             return .warning
-        case .notConstant:
+        case .notConstant, .likeWithoutWildcards, .insensitiveOnIndex:
             return .info
         }
     }
@@ -63,6 +69,9 @@ public enum LintRule: String, Sendable, Codable, CaseIterable {
         case .notConstant: return "string is not constant; checked only as far as it is"
         case .unreadable: return "file or literal could not be read"
         case .unknownEntity: return "entity is not in the model"
+        case .likeWithoutWildcards: return "LIKE without a wildcard compares whole strings: == says so"
+        case .insensitiveOnIndex: return "case- or diacritic-insensitive comparison on an indexed attribute: the index cannot serve it"
+        case .containsOnToMany: return "CONTAINS on a to-many relationship given a plain value: meant ANY … =="
         }
     }
 }

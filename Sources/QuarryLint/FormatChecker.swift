@@ -1,8 +1,9 @@
 // The checks on one format string, wherever it came from (a source file, a
 // model, the corpus): does it parse, do the arguments fit the specifiers,
 // and — with an entity from a model — do its key paths and operators fit
-// the model (ModelChecker). Findings are placed in the decoded string or at
-// an argument; the caller maps those places to its file.
+// the model (ModelChecker); plus the style hints (StyleChecker). Findings
+// are placed in the decoded string or at an argument; the caller maps those
+// places to its file.
 
 import QuarryModel
 import QuarrySyntax
@@ -57,6 +58,7 @@ struct FormatChecker {
         var findings: [RawFinding] = []
         let uses = specifiers(source)
         if let arguments { findings += checkArguments(uses, arguments) }
+        if let tree { findings += StyleChecker.check(tree, uses: uses, arguments: arguments) }
         if let entity, let model {
             var checker = ModelChecker(model: model, text: Array(text.utf8), uses: uses, arguments: arguments)
             if let tree { checker.check(tree, entity: entity) }

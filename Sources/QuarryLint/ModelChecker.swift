@@ -3,7 +3,8 @@
 // literals name properties (QL007), operators fit the property's type
 // (QL005), to-many paths are quantified or aggregated (QL006), and what a
 // SQLite fetch cannot run — FUNCTION, MATCHES across a to-many, transient
-// attributes — is a warning (QL008). Paths it cannot follow (through a
+// attributes — is a warning (QL008); style hints that need the model are
+// in ModelChecker+Style.swift (QL013, QL014). Paths it cannot follow (through a
 // transformable, a variable it does not know, a `%K` from a variable) are
 // left alone: the checker reports what it knows, never guesses.
 
@@ -41,6 +42,8 @@ struct ModelChecker {
         var aggregated = false
         /// Where the path's text starts in the format string.
         var start: Int = 0
+        /// The entity whose property the path ends at (for its indexes).
+        var owner: Entity?
     }
 
     mutating func check(_ predicate: Predicate, entity: Entity) {
@@ -77,6 +80,7 @@ struct ModelChecker {
                                            place: .format(lhs.start)))
             }
         }
+        checkStyle(c, lhs: lhs)
         if c.op == .matches, lhs.crossesToMany {
             findings.append(RawFinding(rule: .sqliteUnsupported,
                                        message: "MATCHES on a to-many key path cannot run in a SQLite fetch",
@@ -166,8 +170,9 @@ struct ModelChecker {
             }
             if name == "self" || name == "SELF" { continue }
             guard let current = entity else { return result }  // past an attribute: not followed
-            guard let property = current.property(named: name, in: model)
-                    ?? current.allSubentities(in: model).lazy.compactMap({ $0.property(named: name) }).first else {
+            let inSubentity = current.property(named: name, in: model) == nil
+                ? current.allSubentities(in: model).first(where: { $0.property(named: name) != nil }) : nil
+            guard let property = current.property(named: name, in: model) ?? inSubentity?.property(named: name) else {
                 if ["objectID", "entity", "className", "hash", "description"].contains(name) { return Resolution(start: span.start) }
                 let candidates = current.allProperties(in: model).map(\.name)
                 let hint = Suggestions.closest(to: name, among: candidates).map { ["did you mean '\($0)'?"] } ?? []
@@ -194,6 +199,7 @@ struct ModelChecker {
                                                hints: ["aggregate a numeric attribute, or use @count"], place: .format(component.offset)))
                 }
                 result.target = .attribute(a)
+                result.owner = inSubentity ?? current
                 entity = nil
             case .relationship(let r):
                 if r.isToMany && aggregate == nil { result.crossesToMany = true }

@@ -141,24 +141,20 @@ extension Printer {
 
     /// Whether `key` is a variable (`$name`) or a specifier kept in
     /// parse-only mode (`%@`, `%K`, `%1$@`, `%lld`) that the lexer reads back
-    /// as the same one token. Anything else with `$` or `%` in front (a key
-    /// `%@#` written `#"%@#"`: libFuzzer's parser target) is a plain key.
+    /// as the same one token. Anything else with `$` or `%` in front is a
+    /// plain key, written `#"..."`. Asked of the lexer itself, so the two
+    /// cannot drift: libFuzzer's parser target found `#"%@#"` (a specifier
+    /// and more), `$` + a combining mark (one character, but bytes to the
+    /// lexer) and `#"%$x…"` (not a specifier at all) printing bare.
     static func isPlaceholder(_ key: String) -> Bool {
-        // Bytes, not characters: `$` followed by a combining mark is one
-        // character, and the lexer reads it as a variable all the same.
-        if key.utf8.first == UInt8(ascii: "$") { return isVariableName(key.utf8.dropFirst()) }
-        guard key.utf8.first == UInt8(ascii: "%"), key.utf8.count > 1 else { return false }
-        return key.utf8.dropFirst().allSatisfy { c in
-            (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
-                || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "@") || c == UInt8(ascii: "$")
+        guard let first = key.utf8.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "%"),
+              let tokens = try? Lexer.tokenize(SourceText(key)).tokens, tokens.count == 2,
+              tokens[0].span == SourceSpan(start: 0, end: key.utf8.count), case .end = tokens[1].kind
+        else { return false }
+        switch tokens[0].kind {
+        case .variable, .specifier: return true
+        default: return false
         }
-    }
-
-    /// Whether the lexer reads `$` followed by `name` as one variable token
-    /// naming `name` (the rule of `TokenScanner.scanVariable`).
-    static func isVariableName<Bytes: Collection<UInt8>>(_ name: Bytes) -> Bool {
-        guard let first = name.first, TokenScanner.isIdentifierStart(first), first != UInt8(ascii: "@") else { return false }
-        return name.allSatisfy { TokenScanner.isIdentifierContinue($0) && $0 != UInt8(ascii: "@") }
     }
 
     /// Whether the lexer reads `key` (after a `#` if need be) as one word.

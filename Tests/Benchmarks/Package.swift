@@ -45,6 +45,8 @@ let package = Package(
         benchmark("Hardening", [.product(name: "QuarryFixtures", package: quarry)]),
         // Issue 21: a Core Data store read through QuarryCoreData's views.
         benchmark("CoreData", [.product(name: "QuarryCoreData", package: quarry)]),
+        // Issue 24: linting a 2,000-file tree against reading it.
+        benchmark("Lint", [.product(name: "QuarryLint", package: quarry), .product(name: "QuarryModel", package: quarry)]),
         // Spawns the root package's release `quarry` (build it first).
         benchmark("Startup", []),
         // Not a benchmark (its folder is not under Benchmarks/): the program

@@ -124,9 +124,41 @@ let findingSnippets: [Snippet] = [
         let r = NSFetchRequest<Employee>(entityName: "Employee")
         r.predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [NSPredicate(format: "agee > 3")])
         """, expected: ["QL004@2:88"]),
+    // Style hints.
+    Snippet(name: "LIKE without a wildcard", file: "s.swift",
+            source: #"let p = NSPredicate(format: "name LIKE[c] 'bob'")"#, expected: ["QL012@1:43"]),
+    Snippet(name: "LIKE given a literal without a wildcard", file: "s.swift",
+            source: #"let p = NSPredicate(format: "name LIKE %@", "bob")"#, expected: ["QL012@1:40"]),
+    Snippet(name: "LIKE without a wildcard inside a SUBQUERY", file: "s.swift",
+            source: #"let p = NSPredicate(format: "SUBQUERY(items, $i, $i.name LIKE 'x').@count > 0")"#, expected: ["QL012@1:63"]),
+    Snippet(name: "==[cd] on an indexed attribute", file: "s.swift", source: """
+        let r = NSFetchRequest<Department>(entityName: "Department")
+        r.predicate = NSPredicate(format: "name ==[cd] %@", n)
+        """, expected: ["QL013@2:36"]),
+    Snippet(name: "BEGINSWITH[c] on an indexed attribute through a to-one", file: "s.swift", source: """
+        let r = NSFetchRequest<Employee>(entityName: "Employee")
+        r.predicate = NSPredicate(format: "department.name BEGINSWITH[c] 'R'")
+        """, expected: ["QL013@2:36"]),
+    Snippet(name: "CONTAINS on a to-many given a string", file: "s.swift", source: """
+        let r = NSFetchRequest<Department>(entityName: "Department")
+        r.predicate = NSPredicate(format: "employees CONTAINS 'Bob'")
+        """, expected: ["QL014@2:36"]),
+    Snippet(name: "CONTAINS on a to-many given a string literal argument", file: "s.swift", source: """
+        let r = NSFetchRequest<Department>(entityName: "Department")
+        r.predicate = NSPredicate(format: "employees CONTAINS %@", "Bob")
+        """, expected: ["QL014@2:36"]),
 ]
 
 let cleanSnippets: [Snippet] = [
+    Snippet(name: "LIKE with wildcards, or given a variable", file: "c.swift",
+            source: #"let p = NSPredicate(format: "name LIKE[c] 'b*' OR name LIKE 'a?c' OR name LIKE %@ OR name LIKE 'a\\\\*'", pattern)"#,
+            expected: []),
+    Snippet(name: "style: ==[n], ==, an unindexed ==[c], CONTAINS given an object", file: "c.swift", source: """
+        let r = NSFetchRequest<Department>(entityName: "Department")
+        r.predicate = NSPredicate(format: "name ==[n] %@ OR name == %@ OR employees CONTAINS %@ OR ANY employees.name ==[c] 'x'", a, b, e)
+        let s = NSFetchRequest<Employee>(entityName: "Employee")
+        s.predicate = NSPredicate(format: "name ==[c] %@ AND name CONTAINS[c] 'x'", n)
+        """, expected: []),
     Snippet(name: "plain swift", file: "c.swift", source: #"let p = NSPredicate(format: "name == %@ AND age > %d", name, 3)"#, expected: []),
     Snippet(name: "quoted specifier is literal text", file: "c.swift", source: #"let p = NSPredicate(format: "name == '%@'")"#, expected: []),
     Snippet(name: "positional specifier used twice", file: "c.swift",

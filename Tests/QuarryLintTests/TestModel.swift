@@ -1,5 +1,6 @@
 // The model the snippet tests check against: departments and employees,
-// with a to-many relationship, numbers, dates and a transient attribute.
+// with a to-many relationship, numbers, dates, a transient attribute and an
+// index (Department.name).
 import QuarryModel
 
 enum TestModel {
@@ -9,6 +10,7 @@ enum TestModel {
         attributes:
           name: { type: string, optional: false }
           budget: decimal
+        indexes: [name]
         relationships:
           employees: { to: Employee, many: true, inverse: department }
       Employee:

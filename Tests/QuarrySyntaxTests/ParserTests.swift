@@ -91,6 +91,8 @@ struct ParserTests {
     static let quotedKeys: [(String, String)] = [
         (#"#"%@#"< a1"#, #"#"%@#" < a1"#), (#"#"%" == 1"#, #"#"%" == 1"#), (#"#"$a-b" == 1"#, #"#"$a-b" == 1"#),
         (#"#"$" == 1"#, #"#"$" == 1"#), (#"#"%a b" == 1"#, #"#"%a b" == 1"#),
+        // `%$x` is no specifier (a position needs digits before `$`): libFuzzer again.
+        (#"#"%$xp" == 1"#, #"#"%$xp" == 1"#), (#"#"%1$" == 1"#, #"#"%1$" == 1"#), (#"#"$@x" == 1"#, #"#"$@x" == 1"#),
     ]
 
     @Test(arguments: quotedKeys)
