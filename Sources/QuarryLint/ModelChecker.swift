@@ -44,6 +44,8 @@ struct ModelChecker {
         var start: Int = 0
         /// The entity whose property the path ends at (for its indexes).
         var owner: Entity?
+        /// The to-many relationships crossed outside an aggregate, in order.
+        var toManyCrossed: [String] = []
     }
 
     mutating func check(_ predicate: Predicate, entity: Entity) {
@@ -61,7 +63,15 @@ struct ModelChecker {
 
     private mutating func check(_ c: Comparison, scope: Scope) {
         let lhs = check(c.lhs, scope: scope)
-        _ = check(c.rhs, scope: scope)
+        let rhs = check(c.rhs, scope: scope)
+        for side in [lhs, rhs] {
+            // Core Data's SQL generator: "multiple to-many keys not allowed here".
+            guard let side, side.toManyCrossed.count > 1 else { continue }
+            findings.append(RawFinding(rule: .sqliteUnsupported,
+                                       message: "the key path crosses two to-many relationships (\(side.toManyCrossed.joined(separator: ", "))): a SQLite fetch refuses it ('multiple to-many keys not allowed here')",
+                                       hints: ["nest a SUBQUERY over the first relationship, or start the fetch from the other end"],
+                                       place: .format(side.start)))
+        }
         guard let lhs else { return }
         let stringOperators: [ComparisonOperator] = [.beginsWith, .endsWith, .like, .matches, .contains]
         if case .attribute(let a) = lhs.target, stringOperators.contains(c.op), !lhs.aggregated,
@@ -202,7 +212,7 @@ struct ModelChecker {
                 result.owner = inSubentity ?? current
                 entity = nil
             case .relationship(let r):
-                if r.isToMany && aggregate == nil { result.crossesToMany = true }
+                if r.isToMany && aggregate == nil { result.crossesToMany = true; result.toManyCrossed.append(r.name) }
                 result.target = .relationship(r)
                 entity = model.entity(named: r.destination)
             case .fetchedProperty:

@@ -124,6 +124,10 @@ let findingSnippets: [Snippet] = [
         let r = NSFetchRequest<Employee>(entityName: "Employee")
         r.predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [NSPredicate(format: "agee > 3")])
         """, expected: ["QL004@2:88"]),
+    Snippet(name: "a key path across two to-many relationships", file: "m.swift", source: """
+        let r = NSFetchRequest<Department>(entityName: "Department")
+        r.predicate = NSPredicate(format: "ANY employees.department.employees.name == %@", n)
+        """, expected: ["QL008@2:40"]),
     // Style hints.
     Snippet(name: "LIKE without a wildcard", file: "s.swift",
             source: #"let p = NSPredicate(format: "name LIKE[c] 'bob'")"#, expected: ["QL012@1:43"]),
