@@ -123,17 +123,16 @@ extension Printer {
         // A key that is not a word (from `%K`: "first name", "a-b", "") is
         // written as `#"..."`; `$` and `%` components (variables, and
         // specifiers kept in parse-only mode) stay as they are.
-        let upper = key.utf8.contains(UInt8(ascii: "-")) ? key.uppercased() : ""
-        let hyphenatedKeyword = upper.hasPrefix("UTI-CONFORMS-TO") || upper.hasPrefix("UTI-EQUALS")  // as before, below
-        if !isWord(key) && !isPlaceholder(key) && !hyphenatedKeyword {
+        // That includes a key spelled like a hyphenated keyword: `#UTI-EQUALS`
+        // would read back as `#UTI` minus `EQUALS` (libFuzzer's parser target).
+        if !isWord(key) && !isPlaceholder(key) {
             out += "#"
             writeString(key, to: &out)
             return
         }
         var bytes = key
         if key.utf8.first.map({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) == true
-            || bytes.withUTF8({ KeywordTable.lookup($0, 0, $0.count) }) != nil
-            || (key.utf8.contains(UInt8(ascii: "-")) && (key.uppercased() == "UTI-CONFORMS-TO" || key.uppercased() == "UTI-EQUALS")) {
+            || bytes.withUTF8({ KeywordTable.lookup($0, 0, $0.count) }) != nil {
             out += "#"
         }
         out += key
