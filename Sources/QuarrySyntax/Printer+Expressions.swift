@@ -138,9 +138,8 @@ extension Printer {
         out += key
     }
 
-    /// Whether `key` is a variable (`$name`) or a specifier kept in
-    /// parse-only mode (`%@`, `%K`, `%1$@`, `%lld`) that the lexer reads back
-    /// as the same one token. Anything else with `$` or `%` in front is a
+    /// Whether `key` is a variable (`$name`) or a `%K` kept in parse-only
+    /// mode (`%K`, `%1$K`) that the lexer reads back as the same one token. Anything else with `$` or `%` in front is a
     /// plain key, written `#"..."`. Asked of the lexer itself, so the two
     /// cannot drift: libFuzzer's parser target found `#"%@#"` (a specifier
     /// and more), `$` + a combining mark (one character, but bytes to the
@@ -150,8 +149,11 @@ extension Printer {
               let tokens = try? Lexer.tokenize(SourceText(key)).tokens, tokens.count == 2,
               tokens[0].span == SourceSpan(start: 0, end: key.utf8.count), case .end = tokens[1].kind
         else { return false }
+        // Only a `%K` is a key component when parsed: `a.#"%d"` is the key
+        // "%d", and `a.%d` does not parse (libFuzzer: `@avg.#"%d"`).
         switch tokens[0].kind {
-        case .variable, .specifier: return true
+        case .variable: return true
+        case .specifier(let spec): return spec.category == .keyPath
         default: return false
         }
     }
