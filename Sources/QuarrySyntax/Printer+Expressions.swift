@@ -147,7 +147,9 @@ extension Printer {
     static func isPlaceholder(_ key: String) -> Bool {
         guard let first = key.utf8.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "%"),
               let tokens = try? Lexer.tokenize(SourceText(key)).tokens, tokens.count == 2,
-              tokens[0].span == SourceSpan(start: 0, end: key.utf8.count), case .end = tokens[1].kind
+              // Spans compare equal whatever they hold (so trees compare by
+              // meaning): the ends are compared as numbers. libFuzzer: `#"$ab "`.
+              tokens[0].span.start == 0, tokens[0].span.end == key.utf8.count, case .end = tokens[1].kind
         else { return false }
         // Only a `%K` is a key component when parsed: `a.#"%d"` is the key
         // "%d", and `a.%d` does not parse (libFuzzer: `@avg.#"%d"`).

@@ -98,6 +98,8 @@ struct ParserTests {
         (#"#"UTI-CONFORMS-TO" + #"" == 1"#, #"#"UTI-CONFORMS-TO" + #"" == 1"#),
         // libFuzzer: only `%K` is a key component; `@avg.%d` does not parse.
         (#"@avg.#"%d" == 1"#, #"@avg.#"%d" == 1"#), (#"a.#"%@" == 1"#, #"a.#"%@" == 1"#), ("a.%K == 1", "a.%K == 1"),
+        // libFuzzer: a key that is a variable and a space.
+        (#"#"$iNOT " == 1"#, #"#"$iNOT " == 1"#), (#"a.#"%K " == 1"#, #"a.#"%K " == 1"#),
     ]
 
     @Test(arguments: quotedKeys)
