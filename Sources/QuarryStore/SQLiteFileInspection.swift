@@ -9,8 +9,9 @@
 // `immutable` flag, which takes no lock and creates no `-wal`/`-shm`. An
 // immutable open does not see what is still in the `-wal`, so when the main
 // file shows no tables and a non-empty `-wal` sits beside it (a store whose
-// schema was never checkpointed), the file and its `-wal` are copied to a
-// private folder and the copy is opened instead; the user's files are
+// schema was never checkpointed) or the main file alone does not read (a
+// checkpoint cut short), the file and its `-wal` are copied to a private
+// folder and the copy is opened instead; the user's files are
 // never opened for writing. Either way their bytes stay as they were.
 //
 // Special files (FIFOs, devices, folders) are not looked into: opening a
@@ -48,11 +49,19 @@ public enum SQLiteFileInspection {
         try? handle.close()
         guard start == Data("SQLite format 3\u{0}".utf8) else { return .notSQLite }
 
-        var tables = try tableNames(immutable: path)
         let wal = path + "-wal"
-        if tables.isEmpty, let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? NSNumber, size.intValue > 0 {
-            tables = try tableNames(copyOf: path, wal: wal)
+        let walBytes = ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? NSNumber)?.intValue ?? 0
+        var tables: [String]
+        do {
+            tables = try tableNames(immutable: path)
+        } catch where walBytes > 0 {
+            // A writer killed while it checkpointed leaves pages of the main
+            // file half-copied from the `-wal`, which still holds them whole:
+            // the main file alone reads as "malformed", the two together
+            // are consistent (a migration killed mid-way found it).
+            return classify(try tableNames(copyOf: path, wal: wal))
         }
+        if tables.isEmpty && walBytes > 0 { tables = try tableNames(copyOf: path, wal: wal) }
         return classify(tables)
     }
 
