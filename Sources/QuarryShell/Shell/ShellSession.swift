@@ -76,6 +76,10 @@ public final class ShellSession {
     var presentation = Presentation()
     /// No greeting in the REPL (`-q`).
     public var quiet = false
+    /// `--migrate`: a store made with an earlier version of the model is
+    /// migrated when it opens; without it such a store is refused, with the
+    /// changes and how to migrate.
+    public var migration: MigrationPolicy = .none
     /// What `.exit N` asked the process to exit with.
     public internal(set) var exitStatus: Int32 = 0
     /// A statement's big values (fetched objects, rows, a context), kept
@@ -169,7 +173,7 @@ public final class ShellSession {
                     }
                 }
                 if model == nil { model = try DefaultStore.model() }
-                store = try SQLStore(path: path, model: model!, modelFile: modelPath)
+                store = try SQLStore(path: path, model: model!, modelFile: modelPath, migration: migration)
             case .postgres(let url):
                 // As with a file: --model, else the model saved in the schema.
                 if model == nil { model = try SQLStore.storedModel(postgres: url) }
@@ -177,7 +181,7 @@ public final class ShellSession {
                     throw ShellError(.cannotOpen, "the schema at \(location.displayName) holds no Quarry store yet; give its model with --model PATH",
                                      exitCode: ExitStatus.usage, located: false)
                 }
-                store = try SQLStore(postgres: url, model: model, modelFile: modelPath)
+                store = try SQLStore(postgres: url, model: model, modelFile: modelPath, migration: migration)
             }
         } catch let e as ShellError {
             throw e
