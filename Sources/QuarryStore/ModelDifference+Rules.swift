@@ -67,6 +67,9 @@ extension ModelDifference {
         }
         var left = was, right = now
         (left.name, left.isTransient, left.type, left.isOptional, left.defaultValue) = (right.name, right.isTransient, right.type, right.isOptional, right.defaultValue)
+        // The renaming identifier itself is how a rename is said, not a change of its own.
+        left.userInfo[renamingKey] = nil
+        right.userInfo[renamingKey] = nil
         if left != right { changes.append(ModelChange(.metadataChanged, entity, now.name, "validation rules or user info")) }
         return changes
     }

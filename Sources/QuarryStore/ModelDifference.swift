@@ -131,9 +131,10 @@ public struct ModelDifference: Sendable {
             if was.name != entity.name {
                 changes.append(ModelChange(.entityRenamed, entity.name, nil, "renamed from \(was.name)"))
             }
+            // The new parent must continue the old one (a new entity as parent does not).
             let oldParent = was.parent, newParent = entity.parent
-            let matchedParent = newParent.flatMap { entityMatch[$0] }
-            if oldParent != matchedParent && !(oldParent == nil && newParent == nil) {
+            let matchedParent = newParent.map { entityMatch[$0] ?? "\u{0}" + $0 }
+            if matchedParent != oldParent {
                 changes.append(ModelChange(.parentChanged, entity.name, nil, "parent \(oldParent ?? "none") → \(newParent ?? "none")",
                                            refusal: "moving an entity to another place in the hierarchy moves its rows between tables, which Quarry does not do yet (Core Data infers some of these)"))
             }

@@ -132,14 +132,14 @@ struct MigrationTests {
 
     static let inferable: [(String, [(String, String)], [@Sendable (inout StoreDump) -> Void])] = [
         ("optional attribute added", [M.addEmail], [D.set("Employee", "email") { _ in D.null }]),
-        ("attribute with a default added", [M.addEmailDefault], [D.set("Employee", "email") { _ in "'none'" }]),
+        ("attribute with a default added", [M.addEmailDefault], [D.set("Employee", "email") { _ in "\"none\"" }]),
         ("required attribute with a default added", [M.addRequiredDefault], [D.set("Employee", "badge") { _ in "7" }]),
         ("attribute removed", [M.removeNickname], [D.remove("Employee", "nickname")]),
         ("attribute renamed", [M.renameNickname], [D.rename("Employee", "nickname", "alias")]),
         ("integer16 → integer64", [M.ageTo64], [D.nothing]),
         ("integer16 → double", [M.ageToDouble], [D.set("Employee", "age") { v in v == D.null ? D.null : Printer.format(.double(Double(v!)!)) }]),
         ("float → double", [M.ratingToDouble], [D.nothing]),
-        ("optional → required with a default", [M.nicknameRequired], [D.set("Employee", "nickname") { v in v == D.null ? "'?'" : v! }]),
+        ("optional → required with a default", [M.nicknameRequired], [D.set("Employee", "nickname") { v in v == D.null ? "\"?\"" : v! }]),
         ("required → optional", [M.levelOptional], [D.nothing]),
         ("default changed", [M.levelDefault], [D.nothing]),
         ("entity added", [M.addProject], [{ $0["Project"] = [:] }]),
@@ -215,7 +215,7 @@ struct MigrationTests {
         } catch let error as MigrationError {
             if name.contains("violates") {
                 guard case .duplicates(_, "Employee", ["nickname"], let examples) = error else { Issue.record("\(error)"); return }
-                #expect(examples.first?.contains("'annie'") == true, "\(examples)")
+                #expect(examples.first?.contains("\"annie\"") == true, "\(examples)")
             } else {
                 guard case .notInferable(_, let refusals) = error else { Issue.record("\(error)"); return }
                 #expect(!refusals.isEmpty)
@@ -253,7 +253,7 @@ struct MigrationTests {
         #expect(sqlite.steps.map(\.description) == [
             #"ALTER TABLE "Employee" RENAME COLUMN "nickname" TO "alias""#,
             #"ALTER TABLE "Employee" ADD COLUMN "email" TEXT"#,
-            #"UPDATE "Employee" SET "email" = ?  -- 'none'"#,
+            #"UPDATE "Employee" SET "email" = ?  -- "none""#,
         ])
         let postgres = try Migration(ModelDifference(from: try M.model([]), to: try M.model([M.ageToDouble])), dialect: .postgres)
         #expect(postgres.steps.map(\.sql) == [#"ALTER TABLE "Employee" ALTER COLUMN "age" TYPE DOUBLE PRECISION USING "age"::DOUBLE PRECISION"#])

@@ -25,6 +25,7 @@ enum MigrationModels {
         relationships:
           department: { to: Department, inverse: employees }
           mentor: { to: Employee }
+
     """
 
     /// The base model with each (old, new) text replaced, in order.
