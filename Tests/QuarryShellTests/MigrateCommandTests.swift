@@ -111,6 +111,52 @@ struct MigrateCommandTests {
         #expect(try SQLStore.storedModel(at: store) == (try ModelReader.read(from: dir + "v2.yaml")))
     }
 
+    /// A bundle of three versions: v2 renames `title` to `heading` (its
+    /// Renaming ID), v3 adds `words` with a default and says nothing of the
+    /// rename. Applied version by version the titles survive; straight from
+    /// v1 to v3 they could not (nothing would say `heading` was `title`).
+    static func bundle(in dir: String) throws -> String {
+        let bundle = dir + "App.xcdatamodeld"
+        let versions = [
+            ("App", #"<attribute name="title" optional="YES" attributeType="String"/>"#),
+            ("App 2", #"<attribute name="heading" optional="YES" attributeType="String" elementID="title"/>"#),
+            ("App 3", #"<attribute name="heading" optional="YES" attributeType="String"/><attribute name="words" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>"#),
+        ]
+        for (name, attributes) in versions {
+            let folder = bundle + "/\(name).xcdatamodel"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">
+                <entity name="Note" representedClassName="Note" syncable="YES">\(attributes)</entity>
+            </model>
+            """.write(toFile: folder + "/contents", atomically: true, encoding: .utf8)
+        }
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>App 3.xcdatamodel</string></dict></plist>
+        """.write(toFile: bundle + "/.xccurrentversion", atomically: true, encoding: .utf8)
+        return bundle
+    }
+
+    @Test func theVersionsOfABundleApplyInOrder() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bundle = try Self.bundle(in: dir)
+        let path = dir + "notes.sqlite"
+        let store = try SQLStore(path: path, model: try ModelReader.read(from: bundle + "/App.xcdatamodel"))
+        try store.insert("Note", ["title": .string("Shopping")])
+        store.database.close()
+        let outcome = MigrateCommand(store: path, postgres: nil, model: bundle, dryRun: false).run()
+        #expect(outcome.exitCode == 0, "\(outcome)")
+        #expect(outcome.stdout.contains("to version App 2 of \(bundle): 1 change\n  attributeRenamed Note.heading: renamed from title\n"), "\(outcome)")
+        #expect(outcome.stdout.contains("to version App 3 of \(bundle): 1 change\n  attributeAdded Note.words: integer32, required, default 0\n"), "\(outcome)")
+        let reopened = try SQLStore(path: path, model: try ModelReader.read(from: bundle))
+        let note = try #require(try reopened.fetch(FetchRequest(entity: "Note")).first)
+        #expect(note.value(forKey: "heading") == .string("Shopping") && note.value(forKey: "words") == .int(0))
+    }
+
     @Test(.enabled(if: PostgresTestEnvironment.shouldRun))
     func migratesAPostgresSchema() throws {
         let dir = try Self.folder()
