@@ -169,6 +169,21 @@ extension MigrationPlanner {
             for column in retyped { add("ALTER TABLE \(q(table)) ALTER COLUMN \(q(column.name)) TYPE \(column.sqlType) USING \(q(column.name))::\(column.sqlType)") }
             return
         }
+        // One attribute column going, nothing retyped: SQLite's own DROP
+        // COLUMN (3.35+) rewrites the table once, faster than a rebuild. It
+        // refuses foreign-key columns (and indexed ones, but step A dropped
+        // every index the new schema lacks), so those still rebuild.
+        let foreignKeys = Set(difference.old.entities.filter { oldMap.table(for: $0.name) == oldTable }.flatMap { e in
+            e.allRelationships(in: difference.old).compactMap { r -> String? in
+                if case .foreignKey(let c)? = oldMap.storage(of: r.name, of: e.name) { return c }
+                return nil
+            }
+        })
+        let goingOriginals = oldColumns(of: oldTable).filter { !sources.contains($0) }
+        if retyped.isEmpty, goingOriginals.count == 1, !foreignKeys.contains(goingOriginals[0]) {
+            add("ALTER TABLE \(q(table)) DROP COLUMN \(q(dropped[0]))")
+            return
+        }
         guard let create = newSchema.first(where: { $0.kind == .table(table) }) else { return }
         let rebuild = "_quarry_rebuild"
         let prefix = "CREATE TABLE \(q(table)) ("
