@@ -45,6 +45,8 @@ let package = Package(
         benchmark("Hardening", [.product(name: "QuarryFixtures", package: quarry)]),
         // Issue 21: a Core Data store read through QuarryCoreData's views.
         benchmark("CoreData", [.product(name: "QuarryCoreData", package: quarry)]),
+        // Issue 22: migrating a 1M-row store against hand-written ALTER TABLE.
+        benchmark("Migration", [store, "CompanyData"]),
         // Spawns the root package's release `quarry` (build it first).
         benchmark("Startup", []),
         // Not a benchmark (its folder is not under Benchmarks/): the program
