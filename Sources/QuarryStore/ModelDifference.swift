@@ -115,12 +115,16 @@ public struct ModelDifference: Sendable {
             if let r = info[Self.renamingKey], !r.isEmpty { return r }
             return nil
         }
-        // Entities: by renaming identifier first, then by name.
+        // Entities: every renaming identifier first, then names, so that a
+        // new entity may take the name a renamed one left.
         var matchedOld: Set<String> = []
         for entity in new.entities {
-            var candidate = renamed(entity.name, entity.userInfo).flatMap { old.entity(named: $0) }
-            if candidate == nil || matchedOld.contains(candidate!.name) { candidate = old.entity(named: entity.name) }
-            if let c = candidate, matchedOld.insert(c.name).inserted { entityMatch[entity.name] = c.name }
+            if let c = renamed(entity.name, entity.userInfo).flatMap({ old.entity(named: $0) }), matchedOld.insert(c.name).inserted {
+                entityMatch[entity.name] = c.name
+            }
+        }
+        for entity in new.entities where entityMatch[entity.name] == nil {
+            if let c = old.entity(named: entity.name), matchedOld.insert(c.name).inserted { entityMatch[entity.name] = c.name }
         }
         var pairs: [(Relationship, Relationship, String)] = []
         for entity in new.entities {

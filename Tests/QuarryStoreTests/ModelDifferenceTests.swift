@@ -142,6 +142,16 @@ struct ModelDifferenceTests {
         #expect(throws: MigrationError.unrelatedModel(location: "x")) { try Migration(difference, dialect: .sqlite, location: "x") }
     }
 
+    @Test func aNewEntityMayTakeTheNameOfARenamedOne() throws {
+        // Employee becomes Staff; a new Employee comes first in the file.
+        let new = try MigrationModels.model(MigrationModels.renameEmployee + [
+            ("entities:\n", "entities:\n  Employee:\n    attributes:\n      badge: string\n"),
+        ])
+        let difference = ModelDifference(from: try MigrationModels.model([]), to: new)
+        #expect(difference.entityMatch["Staff"] == "Employee" && difference.entityMatch["Employee"] == nil, "\(difference.changes)")
+        #expect(difference.changes.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.entityAdded, .entityRenamed])
+    }
+
     @Test func renamesMayComeFromTheCaller() throws {
         let new = try MigrationModels.model([("      nickname: string\n", "      alias: string\n")])
         let difference = ModelDifference(from: try MigrationModels.model([]), to: new, renames: ["Employee.alias": "nickname"])
