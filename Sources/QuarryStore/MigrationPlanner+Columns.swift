@@ -211,20 +211,18 @@ extension MigrationPlanner {
     }
 
     /// A query for the duplicates a new unique index would refuse.
-    mutating func planUniqueCheck(_ statement: SchemaStatement, table: String) {
-        guard case .index(let name, _) = statement.kind, let open = statement.sql.lastIndex(of: "(") else { return }
-        let list = statement.sql[statement.sql.index(after: open)...].dropLast()
-        let columns = list.components(separatedBy: ", ")
+    mutating func planUniqueCheck(index name: String, columns names: [String], table: String) {
+        let columns = names.map(q)
         // "Entity_unique_n": the entity and constraint, for the message.
-        var entity = table, properties = columns.map { $0.trimmingCharacters(in: ["\""]) }
+        var entity = table, properties = names
         if let range = name.range(of: "_unique_", options: .backwards), let n = Int(name[range.upperBound...]),
            let e = difference.new.entity(named: String(name[..<range.lowerBound])), n < e.uniquenessConstraints.count {
             entity = e.name
             properties = e.uniquenessConstraints[n].properties
         }
-        let sql = "SELECT \(columns.joined(separator: ", ")), COUNT(*) FROM \(q(table)) WHERE "
-            + columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
-            + " GROUP BY \(columns.joined(separator: ", ")) HAVING COUNT(*) > 1 ORDER BY COUNT(*) DESC LIMIT 5"
+        let list = columns.joined(separator: ", ")
+        let sql = "SELECT \(list), COUNT(*) FROM \(q(table)) WHERE " + columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
+            + " GROUP BY \(list) HAVING COUNT(*) > 1 ORDER BY COUNT(*) DESC LIMIT 5"
         steps.append(MigrationStep(sql, [], kind: .uniqueCheck(entity: entity, properties: properties)))
     }
 }

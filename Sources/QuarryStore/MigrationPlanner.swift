@@ -50,7 +50,7 @@ struct MigrationPlanner {
         let newTexts = Set(newSchema.map(\.sql)), oldTexts = Set(oldSchema.map(\.sql))
         let removedTables = Set(oldMap.tableNames).subtracting(tableMap.keys).subtracting(oldMap.joinTables.map(\.table))
         for s in oldSchema {
-            if case .index(let name, let table) = s.kind, !newTexts.contains(s.sql), !removedTables.contains(table) {
+            if case .index(let name, let table, _) = s.kind, !newTexts.contains(s.sql), !removedTables.contains(table) {
                 add("DROP INDEX \(q(name))")
             }
         }
@@ -77,8 +77,8 @@ struct MigrationPlanner {
         // G. Links to deleted rows, uniqueness, indexes, keys.
         if rowsDeleted { planOrphanCleanup() }
         for s in newSchema {
-            guard case .index(_, let table) = s.kind, !oldTexts.contains(s.sql) || remade.contains(table) else { continue }
-            if s.sql.hasPrefix("CREATE UNIQUE INDEX") { planUniqueCheck(s, table: table) }
+            guard case .index(let name, let table, let unique) = s.kind, !oldTexts.contains(s.sql) || remade.contains(table) else { continue }
+            if let unique { planUniqueCheck(index: name, columns: unique, table: table) }
             add(s.sql)
         }
         if dialect == .postgres {
@@ -206,7 +206,8 @@ struct MigrationPlanner {
 struct SchemaStatement {
     enum Kind: Equatable {
         case table(String)
-        case index(name: String, table: String)
+        /// An index, and for a unique one its columns (to look for duplicates first).
+        case index(name: String, table: String, uniqueColumns: [String]?)
         case foreignKey(table: String, column: String)
         case other
     }
@@ -241,8 +242,15 @@ struct SchemaStatement {
         }
         if skip("CREATE TABLE"), let name = identifier() {
             kind = .table(name)
-        } else if (skip("CREATE INDEX") || skip("CREATE UNIQUE INDEX")), let name = identifier(), skip("ON"), let table = identifier() {
-            kind = .index(name: name, table: table)
+        } else if skip("CREATE INDEX"), let name = identifier(), skip("ON"), let table = identifier() {
+            kind = .index(name: name, table: table, uniqueColumns: nil)
+        } else if skip("CREATE UNIQUE INDEX"), let name = identifier(), skip("ON"), let table = identifier(), skip("(") {
+            var columns: [String] = []
+            while let column = identifier() {
+                columns.append(column)
+                if !skip(",") { break }
+            }
+            kind = .index(name: name, table: table, uniqueColumns: columns)
         } else if skip("ALTER TABLE"), let table = identifier(), skip("ADD FOREIGN KEY ("), let column = identifier() {
             kind = .foreignKey(table: table, column: column)
         } else {

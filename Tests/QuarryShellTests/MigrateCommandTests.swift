@@ -107,7 +107,11 @@ struct MigrateCommandTests {
         let store = dir + "s.sqlite"
         #expect(try quarry(["--store", store, "--model", dir + "v1.yaml", "-c", "INSERT Employee {name: 'Cy', nickname: 'c'}"]).status == 0)
         let t = try quarry(["--store", store, "--model", dir + "v2.yaml", "--migrate", "--csv", "-c", "FETCH Employee"])
-        #expect(t == Transcript(out: "name,alias,age,email\r\nCy,c,,none\r\n", err: "", status: 0), "\(t)")
+        #expect(t == Transcript(out: "name,alias,age,email\r\nCy,c,,none\r\n",
+                                err: "note: migrated the store to \(dir)v2.yaml (3 changes; `quarry migrate --dry-run` shows such a plan)\n", status: 0), "\(t)")
+        let refused = try quarry(["--store", store, "--model", dir + "v3.yaml", "--migrate", "-c", "COUNT Employee"])
+        #expect(refused.status == 66 && refused.err.contains("cannot migrate store") && refused.err.contains("refused")
+                || refused.err.contains("cannot be migrated"), "\(refused)")
         #expect(try SQLStore.storedModel(at: store) == (try ModelReader.read(from: dir + "v2.yaml")))
     }
 
@@ -155,6 +159,17 @@ struct MigrateCommandTests {
         let reopened = try SQLStore(path: path, model: try ModelReader.read(from: bundle))
         let note = try #require(try reopened.fetch(FetchRequest(entity: "Note")).first)
         #expect(note.value(forKey: "heading") == .string("Shopping") && note.value(forKey: "words") == .int(0))
+    }
+
+    @Test(.enabled(if: REPLTerminalTests.binary != nil, "needs the built quarry executable"))
+    func theShellAppliesABundlesVersionsWithMigrate() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bundle = try Self.bundle(in: dir)
+        let path = dir + "notes.sqlite"
+        #expect(try quarry(["--store", path, "--model", bundle + "/App.xcdatamodel", "-c", "INSERT Note {title: 'Shopping'}"]).status == 0)
+        let t = try quarry(["--store", path, "--model", bundle, "--migrate", "--csv", "-c", "FETCH Note"])
+        #expect(t.status == 0 && t.out == "heading,words\r\nShopping,0\r\n" && t.err.contains("(2 changes;"), "\(t)")
     }
 
     @Test(.enabled(if: PostgresTestEnvironment.shouldRun))
