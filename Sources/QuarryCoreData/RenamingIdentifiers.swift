@@ -9,14 +9,16 @@
 // property name, only where they differ.
 import Foundation
 
-struct RenamingIdentifiers: Sendable {
-    var names: [String: String] = [:]
+public struct RenamingIdentifiers: Sendable {
+    public var names: [String: String] = [:]
+
+    public init(names: [String: String] = [:]) { self.names = names }
 
     func entity(_ name: String) -> String? { names[name] }
     func property(_ name: String, of entity: String) -> String? { names[entity + "." + name] }
 
     /// The renaming identifiers of a `contents` XML document.
-    static func fromXML(_ text: String) -> RenamingIdentifiers {
+    public static func fromXML(_ text: String) -> RenamingIdentifiers {
         var result = RenamingIdentifiers()
         var entity: String?
         var rest = text[...]
@@ -44,7 +46,7 @@ struct RenamingIdentifiers: Sendable {
 
     /// The renaming identifiers beside a model file or bundle version
     /// (none for Quarry's YAML and JSON formats).
-    static func beside(modelFile path: String) -> RenamingIdentifiers {
+    public static func beside(modelFile path: String) -> RenamingIdentifiers {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return RenamingIdentifiers() }
         let file = isDirectory.boolValue ? path + "/contents" : path

@@ -15,12 +15,12 @@ extension SQLStore {
     /// let store = try SQLStore(postgres: "postgres://postgres@127.0.0.1:5432/postgres?schema=company", model: model)
     /// ```
     public convenience init(postgres url: String, model: Model, modelFile: String? = nil,
-                            options: PostgresDatabase.Options = PostgresDatabase.Options()) throws {
-        try self.init(postgres: try PostgresDatabase(url: url, options: options), model: model, modelFile: modelFile)
+                            options: PostgresDatabase.Options = PostgresDatabase.Options(), migration: MigrationPolicy = .none) throws {
+        try self.init(postgres: try PostgresDatabase(url: url, options: options), model: model, modelFile: modelFile, migration: migration)
     }
 
     /// Opens the store on a connection already made.
-    public convenience init(postgres database: PostgresDatabase, model: Model, modelFile: String? = nil) throws {
+    public convenience init(postgres database: PostgresDatabase, model: Model, modelFile: String? = nil, migration: MigrationPolicy = .none) throws {
         // One opener at a time per database: PostgreSQL refuses concurrent
         // CREATE OR REPLACE of one function ("tuple concurrently updated"),
         // and two clients creating the same new schema would collide.
@@ -35,7 +35,7 @@ extension SQLStore {
                 for statement in PostgresFunctions.installStatements { try database.run(statement, []) }
             }
         }
-        try self.init(database: database, model: model, modelFile: modelFile, setUp: PostgresFunctions.installStatements)
+        try self.init(database: database, model: model, modelFile: modelFile, setUp: PostgresFunctions.installStatements, migration: migration)
         if installed != version {
             try database.run(#"INSERT INTO "_quarry_metadata" VALUES ('functions', ?) ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value""#,
                              [.string(version)])

@@ -63,14 +63,19 @@ public final class SQLStore {
     /// store, any other SQLite database) is refused with
     /// `StoreError.foreignDatabase` before anything is written to it
     /// (SQLiteFileInspection.swift).
-    public convenience init(path: String, model: Model, modelFile: String? = nil) throws {
+    ///
+    /// A store made with an earlier version of the model is migrated in
+    /// place when `migration` is `.automatic` (Migration.swift); with
+    /// `.none` (the default: nothing is changed behind the caller's back) it
+    /// is refused with `StoreError.migrationNeeded`, which lists the changes.
+    public convenience init(path: String, model: Model, modelFile: String? = nil, migration: MigrationPolicy = .none) throws {
         // Before SQLite touches the path: a FIFO would block the open, and a
         // name the databases refuse would leave a stub file behind.
         try StorePathCheck.check(path)
         try model.validateStorageNames()
         if let refusal = try SQLiteFileInspection.kind(of: path).refusal(path: path) { throw refusal }
         let connection = path == ":memory:" ? try SQLiteConnection.inMemory() : try SQLiteConnection(path: path)
-        try self.init(database: connection, model: model, modelFile: modelFile)
+        try self.init(database: connection, model: model, modelFile: modelFile, migration: migration)
     }
 
     /// Opens a store on an open database: creates the schema (and, on
@@ -78,7 +83,7 @@ public final class SQLStore {
     /// database has none, or checks that the existing tables are this
     /// model's (`StoreError.schemaMismatch` otherwise, nothing changed).
     public init(database: any SQLDatabase, model: Model, modelFile: String? = nil,
-                setUp: [String] = []) throws {
+                setUp: [String] = [], migration: MigrationPolicy = .none) throws {
         self.model = model
         self.mapping = StoreMapping(model: model, dialect: database.dialect)
         self.database = database
@@ -94,7 +99,10 @@ public final class SQLStore {
                 try saveModel(modelFile: modelFile)
             }
         } else {
-            try checkSchema(existing: Set(tables))
+            // A store made with an earlier version of this model: migrated
+            // or refused before anything reads it (SQLStore+Migration.swift).
+            try SQLStore.migrateIfNeeded(database, to: model, modelFile: modelFile, policy: migration)
+            try checkSchema(existing: Set(try database.tableNames()))
             // A store made before stores carried their model (or by an older
             // Quarry) gets this one, now that its tables are known to match.
             // A read-only file still opens: it just stays without one.
@@ -290,6 +298,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// A write to a store opened read-only (a Core Data store): refused
     /// before anything ran.
     case readOnly(location: String, reason: String)
+    /// A store made with an earlier version of the model, opened without
+    /// migration: nothing was changed.
+    case migrationNeeded(location: String, changes: [String])
 
     public var description: String {
         switch self {
@@ -312,6 +323,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
                 return "'\(path)' is a Core Data store (tables \(shown)), not a Quarry store; open it read-only with QuarryCoreData (`quarry --store` does): Quarry never writes to a file it did not create, and nothing was changed"
             }
             return "'\(path)' is a SQLite database Quarry did not create (tables \(shown)); Quarry never writes to such a file: nothing was changed. Use a new path for a Quarry store"
+        case .migrationNeeded(let location, let changes):
+            return "the store at \(location) was not made for this model but for an earlier version of it; it needs a migration:\n"
+                + changes.map { "  " + $0 + "\n" }.joined()
+                + "nothing was changed; migrate it with `quarry migrate --store PATH --model MODEL` (or open it with `--migrate`, or `SQLStore(…, migration: .automatic)`)"
         case .readOnly(let location, let reason):
             return "the store at \(location) was opened read-only (\(reason)); nothing was written"
         case .deleteDenied(let e, let r, let n):

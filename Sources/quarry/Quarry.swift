@@ -18,7 +18,7 @@ struct Quarry: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quarry",
         abstract: "Core Data's predicate and expression language on Linux.",
-        subcommands: [Shell.self, Parse.self, Eval.self, Fixtures.self, Export.self, Lint.self],
+        subcommands: [Shell.self, Parse.self, Eval.self, Fixtures.self, Export.self, Migrate.self, Lint.self],
         defaultSubcommand: Shell.self
     )
 }

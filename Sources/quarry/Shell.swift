@@ -31,6 +31,7 @@ struct Shell: ParsableCommand {
     @Flag(help: "Print each statement before its result.") var echo = false
     @Flag(name: [.short, .long], help: "No greeting in the REPL.") var quiet = false
     @Flag(name: .customLong("no-pager"), help: "Never show results through $PAGER.") var noPager = false
+    @Flag(help: "Migrate a store made with an earlier version of the model when it opens.") var migrate = false
     @Option(name: .customShort("o"), help: "Write results to this file.") var outputFile: String?
     @Option(name: .customShort("f"), help: "A query file to run (repeatable).") var fileOption: [String] = []
     @Option(name: .customLong("error-format"), help: "Errors as 'human' or 'json'.") var errorFormat = "human"
@@ -55,6 +56,7 @@ struct Shell: ParsableCommand {
         options.echo = echo
         options.quiet = quiet
         options.noPager = noPager
+        options.migrate = migrate
         options.outputFile = outputFile
         let status = options.run()
         if status != 0 { throw ExitCode(status) }

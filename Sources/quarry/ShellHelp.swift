@@ -5,7 +5,7 @@ enum ShellHelp {
     static let text = """
     USAGE: quarry [options] [FILE | -c STATEMENT | -f FILE | -]...
            quarry STORE.sqlite [options]          (a file with SQLite's header is the store)
-           quarry parse|eval|fixtures|export ...  (quarry help SUBCOMMAND)
+           quarry parse|eval|fixtures|export|migrate ...  (quarry help SUBCOMMAND)
 
     With no FILE and no -c: the REPL on a terminal, else statements from stdin.
     Statements end with ';' (also in the REPL); -c and the last statement of a
@@ -16,6 +16,8 @@ enum ShellHelp {
       --store PATH            a SQLite store file (created with --model; :memory: for a new empty one)
       --postgres URL          a PostgreSQL store: postgres://user[:password]@host[:port]/db[?schema=name]
       --model PATH            the model (YAML, JSON or .xcdatamodeld)
+      --migrate               migrate a store made with an earlier version of the model
+                              (without it such a store is refused; see quarry migrate)
       --engine sql|memory     where predicates run (default sql)
 
     INPUT

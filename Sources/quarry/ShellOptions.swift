@@ -30,6 +30,8 @@ struct ShellOptions {
     var quiet = false
     /// `--no-pager`: never page (a pager is used only on a terminal anyway).
     var noPager = false
+    /// `--migrate`: a store made with an earlier version of the model is migrated on open.
+    var migrate = false
     var outputFile: String?
     var errorFormat = "human"
     /// `--seed N`: the same `random()` values in every run (fresh ones without it).
@@ -73,6 +75,7 @@ struct ShellOptions {
             case "--echo": echo = true; continue
             case "-q", "--quiet": quiet = true; continue
             case "--no-pager": noPager = true; continue
+            case "--migrate": migrate = true; continue
             case "-": sources.append(.standardInput); continue
             case "-h", "--help": informationOnly = ShellHelp.text; continue
             case "--version": informationOnly = Self.version + "\n"; continue
@@ -104,7 +107,7 @@ struct ShellOptions {
                 continue
             }
             // A subcommand's name or any other option: ArgumentParser's.
-            if arg.hasPrefix("-") || (sources.isEmpty && ["parse", "eval", "fixtures", "export", "lint", "help", "shell"].contains(arg)) { return nil }
+            if arg.hasPrefix("-") || (sources.isEmpty && ["parse", "eval", "fixtures", "export", "migrate", "lint", "help", "shell"].contains(arg)) { return nil }
             sources.append(.file(arg))
         }
         if Self.problem(store: store, postgres: postgres, mode: mode, engine: engine, errorFormat: errorFormat) != nil { return nil }
@@ -165,6 +168,7 @@ struct ShellOptions {
         if let seed { session.randomSeed = seed }
         session.echo = echo
         session.quiet = quiet
+        session.migration = migrate ? .automatic : .none
         // psql's pager: results taller than the terminal, only when stdout is one.
         if !noPager && isatty(1) != 0 { session.usePager(Pager.command(environment: ProcessInfo.processInfo.environment)) }
         if let outputFile {

@@ -47,6 +47,8 @@ let package = Package(
         benchmark("CoreData", [.product(name: "QuarryCoreData", package: quarry)]),
         // Issue 24: linting a 2,000-file tree against reading it.
         benchmark("Lint", [.product(name: "QuarryLint", package: quarry), .product(name: "QuarryModel", package: quarry)]),
+        // Issue 22: migrating a 1M-row store against hand-written ALTER TABLE.
+        benchmark("Migration", [store, "CompanyData"]),
         // Spawns the root package's release `quarry` (build it first).
         benchmark("Startup", []),
         // Not a benchmark (its folder is not under Benchmarks/): the program

@@ -76,6 +76,10 @@ public final class ShellSession {
     var presentation = Presentation()
     /// No greeting in the REPL (`-q`).
     public var quiet = false
+    /// `--migrate`: a store made with an earlier version of the model is
+    /// migrated when it opens; without it such a store is refused, with the
+    /// changes and how to migrate.
+    public var migration: MigrationPolicy = .none
     /// What `.exit N` asked the process to exit with.
     public internal(set) var exitStatus: Int32 = 0
     /// A statement's big values (fetched objects, rows, a context), kept
@@ -145,6 +149,7 @@ public final class ShellSession {
         if let openStore { return openStore }
         let store: SQLStore
         do {
+            try migrateBeforeOpening()   // `--migrate` with a model file (MigrateCommand)
             switch location {
             case .defaultStore where model == nil:
                 store = try DefaultStore.make()
@@ -169,7 +174,7 @@ public final class ShellSession {
                     }
                 }
                 if model == nil { model = try DefaultStore.model() }
-                store = try SQLStore(path: path, model: model!, modelFile: modelPath)
+                store = try SQLStore(path: path, model: model!, modelFile: modelPath, migration: migration)
             case .postgres(let url):
                 // As with a file: --model, else the model saved in the schema.
                 if model == nil { model = try SQLStore.storedModel(postgres: url) }
@@ -177,7 +182,7 @@ public final class ShellSession {
                     throw ShellError(.cannotOpen, "the schema at \(location.displayName) holds no Quarry store yet; give its model with --model PATH",
                                      exitCode: ExitStatus.usage, located: false)
                 }
-                store = try SQLStore(postgres: url, model: model, modelFile: modelPath)
+                store = try SQLStore(postgres: url, model: model, modelFile: modelPath, migration: migration)
             }
         } catch let e as ShellError {
             throw e
@@ -187,6 +192,35 @@ public final class ShellSession {
         openStore = store
         onStoreOpened?(store)
         return store
+    }
+
+    /// `--migrate` with a model file and an existing store: the migration
+    /// `quarry migrate` runs (a bundle's versions in order, each with its
+    /// renaming identifiers), before the store opens; a note says what was
+    /// done. A refusal stops the open with its reasons.
+    func migrateBeforeOpening() throws {
+        guard migration == .automatic, let modelPath else { return }
+        let command: MigrateCommand
+        switch location {
+        case .sqlite(let path) where path != ":memory:" && FileManager.default.fileExists(atPath: path):
+            guard case .quarry? = try? SQLiteFileInspection.kind(of: path) else { return }
+            command = MigrateCommand(store: path, postgres: nil, model: modelPath, dryRun: false)
+        case .postgres(let url) where (try? SQLStore.storedModel(postgres: url)) != nil:
+            command = MigrateCommand(store: nil, postgres: url, model: modelPath, dryRun: false)
+        default:
+            return
+        }
+        let outcome = command.run()
+        guard outcome.exitCode == 0 else {
+            throw ShellError(.cannotOpen, "cannot migrate store '\(location.displayName)': " + outcome.stderr.replacingOccurrences(of: "error: ", with: "")
+                                .trimmingCharacters(in: .whitespacesAndNewlines), exitCode: ExitStatus.cannotOpen, located: false)
+        }
+        // Each step's header line, "migrate S to M: N changes", counts them.
+        let changes = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("migrate ") }
+            .compactMap { line in line.split(separator: " ").dropLast().last.flatMap { Int($0) } }.reduce(0, +)
+        if changes > 0 {
+            errors("note: migrated the store to \(modelPath) (\(changes) change\(changes == 1 ? "" : "s"); `quarry migrate --dry-run` shows such a plan)\n")
+        }
     }
 
     /// Where the data is, for the REPL's greeting.

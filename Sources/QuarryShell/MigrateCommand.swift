@@ -1,0 +1,125 @@
+// The logic of `quarry migrate`, kept out of the executable so tests can run
+// it without a process:
+//
+//     quarry migrate (--store S | --postgres URL) --model M [--dry-run]
+//
+// Compares the model saved in a Quarry store with M (ModelDifference), prints
+// the plan — one line per change, then the SQL with its bound values — and,
+// unless --dry-run, runs it in one transaction that also saves M
+// (Migration.swift). A `.xcdatamodeld` with several versions is applied
+// version by version from the one the store was made with (found by
+// comparing the saved model with each version) up to the current one, each
+// step with its own renaming identifiers (`elementID`s). A refused
+// migration prints every reason and changes nothing. Exit codes: 0 done (or
+// nothing to do), 1 refused or failed (nothing changed), 64 bad usage, 65 the
+// model cannot be read, 66 the store cannot be opened.
+import Foundation
+import QuarryCoreData
+import QuarryPostgres
+import QuarryStore
+
+public struct MigrateCommand {
+    public var store: String?
+    public var postgres: String?
+    public var model: String
+    public var dryRun: Bool
+
+    public init(store: String?, postgres: String?, model: String, dryRun: Bool) {
+        self.store = store
+        self.postgres = postgres
+        self.model = model
+        self.dryRun = dryRun
+    }
+
+    /// One model to migrate to: its file (for the saved text), the model and
+    /// its renaming identifiers, and a name for the plan.
+    struct Target {
+        var name: String
+        var path: String
+        var model: Model
+        var renames: [String: String]
+    }
+
+    public func run() -> CommandOutcome {
+        func fail(_ code: Int32, _ message: String, _ out: String = "") -> CommandOutcome {
+            CommandOutcome(stdout: out, stderr: "error: \(message)\n", exitCode: code)
+        }
+        if (store == nil) == (postgres == nil) { return fail(ExitStatus.usage, "give --store PATH or --postgres URL (one of them)") }
+        let database: any SQLDatabase
+        let location: String
+        do {
+            if let store {
+                guard FileManager.default.fileExists(atPath: store) else { return fail(ExitStatus.cannotOpen, "no store at '\(store)'") }
+                guard case .quarry? = try? SQLiteFileInspection.kind(of: store) else {
+                    return fail(ExitStatus.cannotOpen, "'\(store)' is not a Quarry store; only stores Quarry made can be migrated")
+                }
+                database = try SQLiteConnection(path: store)
+                location = store
+            } else {
+                var options = PostgresDatabase.Options()
+                options.createSchema = false
+                database = try PostgresDatabase(url: postgres!, options: options)
+                location = (try? PostgresURL(postgres!).redacted) ?? "the PostgreSQL store"
+            }
+        } catch {
+            return fail(ExitStatus.cannotOpen, "cannot open \(store ?? "the PostgreSQL store"): \(error)")
+        }
+        defer { database.close() }
+        var current: Model
+        let targets: [Target]
+        do {
+            guard let saved = try SQLStore.storedModel(in: database) else {
+                return fail(ExitStatus.cannotOpen, "\(location) holds no Quarry store with a saved model")
+            }
+            current = saved
+            targets = try Self.targets(modelPath: model, from: saved)
+        } catch {
+            return fail(ExitStatus.badInput, "\(error)")
+        }
+        var out = ""
+        if targets.allSatisfy({ ModelDifference(from: current, to: $0.model, renames: $0.renames).isEmpty }) {
+            return CommandOutcome(stdout: "\(location) already holds \(model)'s model: nothing to migrate\n", stderr: "", exitCode: ExitStatus.success)
+        }
+        for target in targets {
+            let difference = ModelDifference(from: current, to: target.model, renames: target.renames)
+            if difference.isEmpty { continue }
+            out += "migrate \(location) to \(target.name): \(difference.changes.count) change\(difference.changes.count == 1 ? "" : "s")\n"
+            out += difference.changes.map { $0.description + "\n" }.joined()
+            do {
+                let migration = try Migration(difference, dialect: database.dialect, location: location)
+                out += "sql:\n" + migration.steps.map { "  " + $0.description + "\n" }.joined()
+                if !dryRun { try SQLStore.migrate(database, difference, modelFile: target.path) }
+            } catch {
+                return fail(ExitStatus.statementFailed, "\(error)", out)
+            }
+            current = target.model
+        }
+        out += dryRun ? "dry run: nothing was changed\n" : "migrated \(location)\n"
+        return CommandOutcome(stdout: out, stderr: "", exitCode: ExitStatus.success)
+    }
+
+    /// The models to apply in order: for a `.xcdatamodeld` with several
+    /// versions, those after the one equal to the store's saved model up to
+    /// the current one; otherwise the model file alone.
+    static func targets(modelPath: String, from saved: Model) throws -> [Target] {
+        let current = try ModelReader.read(from: modelPath)
+        let single = Target(name: modelPath, path: modelPath, model: current, renames: RenamingIdentifiers.beside(modelFile: modelPath).names)
+        guard modelPath.hasSuffix(".xcdatamodeld") else { return [single] }
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: modelPath)) ?? [])
+            .filter { $0.hasSuffix(".xcdatamodel") }
+            .sorted { $0.dropLast(12).compare($1.dropLast(12), options: .numeric) == .orderedAscending }
+        var versions: [Target] = []
+        for folder in folders {
+            let path = modelPath + "/" + folder
+            versions.append(Target(name: "version \(folder.dropLast(12)) of \(modelPath)", path: path, model: try ModelReader.read(from: path),
+                                   renames: RenamingIdentifiers.beside(modelFile: path).names))
+        }
+        guard let start = versions.lastIndex(where: { $0.model == saved }),
+              let end = versions.lastIndex(where: { $0.model == current }), start < end else {
+            // The store's version is not in the bundle (or is the current one): straight to the current version.
+            let named = versions.last { $0.model == current }
+            return [named ?? single]
+        }
+        return Array(versions[(start + 1)...end])
+    }
+}

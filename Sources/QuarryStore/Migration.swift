@@ -1,0 +1,153 @@
+// A lightweight migration: the SQL that turns a store made with one model
+// into a store of the next (ModelDifference.swift says what changed and
+// whether it can be inferred), run in ONE transaction that also saves the
+// new model in `_quarry_metadata`, where ModelArchive's text lives. Any
+// failure — a refused change, a uniqueness constraint the data violates, a
+// database error — rolls everything back: a SQLite file stays byte for byte
+// what it was, a PostgreSQL schema row for row.
+//
+// The plan is static (the same two models give the same SQL, which
+// `quarry migrate --dry-run` prints), in this order, because each step
+// reads what the earlier ones left:
+//   A. drop the indexes the new schema does not have as they are;
+//   B. delete the rows of removed sub-entities, rename tables and `_entity` values;
+//   C. create the tables of new hierarchies;
+//   D. join tables: keep (renamed), or create and copy the links into them
+//      from wherever the old model kept them (a foreign key, a join table);
+//   E. per kept table: ADD COLUMN / RENAME COLUMN (both dialects), fill
+//      defaults and foreign keys (values bound), then drop columns and change
+//      types — PostgreSQL's ALTER TABLE forms, SQLite's table rebuild
+//      (create, copy keeping `_pk`, drop, rename) as SQLite itself documents;
+//   F. drop the join tables and tables no longer used;
+//   G. check new uniqueness constraints (naming duplicates), create indexes
+//      (and PostgreSQL's foreign keys);
+//   H. save the new model.
+// SQLite runs the transaction with foreign_keys off (a rebuild's DROP TABLE
+// would otherwise cascade into the join tables) and checks every key with
+// `PRAGMA foreign_key_check` before committing.
+import Foundation
+import QuarryModel
+
+/// Whether opening a store with a newer model migrates it.
+public enum MigrationPolicy: String, Sendable {
+    /// Migrate in place when every change is inferable.
+    case automatic
+    /// Refuse a store whose saved model differs in what is stored (the default).
+    case none
+}
+
+/// One statement of a migration plan.
+public struct MigrationStep: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        case run
+        /// A query that must return no rows: duplicates of a new uniqueness constraint.
+        case uniqueCheck(entity: String, properties: [String])
+    }
+    public var kind: Kind
+    public var sql: String
+    public var arguments: [Value]
+
+    init(_ sql: String, _ arguments: [Value] = [], kind: Kind = .run) {
+        self.sql = sql
+        self.arguments = arguments
+        self.kind = kind
+    }
+
+    public var description: String {
+        sql + (arguments.isEmpty ? "" : "  -- " + arguments.map(Printer.format).joined(separator: ", "))
+    }
+}
+
+/// Why a migration did not happen. Nothing was changed in every case.
+public enum MigrationError: Error, Equatable, CustomStringConvertible {
+    /// Changes that cannot be inferred.
+    case notInferable(location: String, refusals: [String])
+    /// A new uniqueness constraint the stored objects violate.
+    case duplicates(location: String, entity: String, properties: [String], examples: [String])
+    /// The store and the model share no entity: not a version of this model.
+    case unrelatedModel(location: String)
+    /// The database refused a step.
+    case failed(location: String, statement: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notInferable(let location, let refusals):
+            return "the store at \(location) cannot be migrated to this model: " + refusals.joined(separator: "; ") + "; nothing was changed"
+        case .duplicates(let location, let entity, let properties, let examples):
+            return "the store at \(location) cannot be migrated: the new uniqueness constraint on \(entity) (\(properties.joined(separator: ", "))) is violated by "
+                + examples.joined(separator: ", ") + "; nothing was changed"
+        case .unrelatedModel(let location):
+            return "the store at \(location) was not made for this model: they share no entity, so this is not a newer version of its model; nothing was changed"
+        case .failed(let location, let statement, let reason):
+            return "migrating the store at \(location) failed at `\(statement)`: \(reason); nothing was changed"
+        }
+    }
+}
+
+/// The SQL plan between two models on one dialect, and its execution.
+///
+/// ```swift
+/// let migration = try Migration(ModelDifference(from: saved, to: model), dialect: .sqlite)
+/// for step in migration.steps { print(step) }
+/// try migration.run(on: store.database, location: path, savedModel: ModelArchive.json(model), format: "json")
+/// ```
+public struct Migration: Sendable {
+    public let difference: ModelDifference
+    public let dialect: SQLDialect
+    public internal(set) var steps: [MigrationStep] = []
+
+    /// Plans the migration; throws `.notInferable` with every refusal.
+    public init(_ difference: ModelDifference, dialect: SQLDialect, location: String = "the store") throws {
+        self.difference = difference
+        self.dialect = dialect
+        guard difference.isInferable else {
+            throw MigrationError.notInferable(location: location, refusals: difference.refusals.map { c in
+                "\(c.property.map { "\(c.entity).\($0)" } ?? c.entity): \(c.refusal!)"
+            })
+        }
+        if difference.sharesNoEntity && !difference.new.entities.isEmpty { throw MigrationError.unrelatedModel(location: location) }
+        var planner = MigrationPlanner(difference: difference, dialect: dialect)
+        steps = planner.plan()
+    }
+
+    /// Runs the plan and saves `savedModel` (text and format, as
+    /// `_quarry_metadata` keeps it), all in one transaction.
+    public func run(on database: any SQLDatabase, location: String, savedModel: String, format: String) throws {
+        let sqlite = dialect == .sqlite
+        if sqlite { try database.run("PRAGMA foreign_keys = OFF", []) }
+        defer { if sqlite { _ = try? database.run("PRAGMA foreign_keys = ON", []) } }
+        try database.inTransaction {
+            for step in steps {
+                do {
+                    switch step.kind {
+                    case .run:
+                        try database.run(step.sql, step.arguments)
+                    case .uniqueCheck(let entity, let properties):
+                        let rows = try database.rows(step.sql, step.arguments)
+                        if !rows.isEmpty {
+                            throw MigrationError.duplicates(location: location, entity: entity, properties: properties, examples: rows.map { row in
+                                "(" + row.dropLast().map(Printer.format).joined(separator: ", ") + ") × \(Printer.format(row.last!))"
+                            })
+                        }
+                    }
+                } catch let error as MigrationError {
+                    throw error
+                } catch {
+                    throw MigrationError.failed(location: location, statement: step.sql, reason: "\(error)")
+                }
+            }
+            if sqlite {
+                let broken = try database.rows("PRAGMA foreign_key_check")
+                if !broken.isEmpty {
+                    throw MigrationError.failed(location: location, statement: "PRAGMA foreign_key_check",
+                                                reason: "\(broken.count) link\(broken.count == 1 ? "" : "s") would point at no object")
+                }
+            }
+            try database.run("UPDATE \"_quarry_metadata\" SET \"value\" = ? WHERE \"key\" = 'entities'",
+                             [.string(difference.new.entityNames.joined(separator: ","))])
+            try database.run("DELETE FROM \"_quarry_metadata\" WHERE \"key\" IN ('model', 'model_format')", [])
+            try database.run("INSERT INTO \"_quarry_metadata\" VALUES ('model', ?), ('model_format', ?)",
+                             [.string(savedModel), .string(format)])
+        }
+    }
+}

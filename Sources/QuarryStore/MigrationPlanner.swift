@@ -1,0 +1,260 @@
+// The planning half of a migration (Migration.swift has the order of the
+// steps and why): which old table each new table continues, which old
+// column each new column continues, where each relationship's links were
+// kept and where they go. Names come from the two store mappings and reach
+// SQL only through `SQLIdentifier.quoted`; defaults and entity names are
+// bound arguments.
+import QuarryModel
+
+struct MigrationPlanner {
+    let difference: ModelDifference
+    let dialect: SQLDialect
+    let oldMap: StoreMapping
+    let newMap: StoreMapping
+    let oldSchema: [SchemaStatement]
+    let newSchema: [SchemaStatement]
+    /// Old hierarchy table → the new table that continues it.
+    var tableMap: [String: String] = [:]
+    /// Per new table: old column name → the new name it was renamed to.
+    var columnRenames: [String: [String: String]] = [:]
+    var steps: [MigrationStep] = []
+    /// Tables whose indexes must all be (re)made: new, or rebuilt on SQLite.
+    var remade: Set<String> = []
+    /// New foreign-key columns on kept tables (PostgreSQL adds their constraints at the end).
+    var newForeignKeys: Set<String> = []
+    var rowsDeleted = false
+
+    init(difference: ModelDifference, dialect: SQLDialect) {
+        self.difference = difference
+        self.dialect = dialect
+        oldMap = StoreMapping(model: difference.old, dialect: dialect)
+        newMap = StoreMapping(model: difference.new, dialect: dialect)
+        oldSchema = SchemaBuilder.createStatements(for: oldMap).map(SchemaStatement.init)
+        newSchema = SchemaBuilder.createStatements(for: newMap).map(SchemaStatement.init)
+        for entity in difference.new.entities where entity.parent == nil {
+            if let was = difference.oldEntity(for: entity.name), let oldTable = oldMap.table(for: was.name), let table = newMap.table(for: entity.name) {
+                tableMap[oldTable] = table
+            }
+        }
+    }
+
+    func q(_ name: String) -> String { SQLIdentifier.quoted(name) }
+    mutating func add(_ sql: String, _ arguments: [Value] = []) { steps.append(MigrationStep(sql, arguments)) }
+
+    var keptTables: [(old: String, new: String)] {
+        oldMap.tableNames.filter { !oldMap.joinTables.map(\.table).contains($0) }.compactMap { old in tableMap[old].map { (old, $0) } }
+    }
+
+    mutating func plan() -> [MigrationStep] {
+        // A. Indexes the new schema does not have as they are.
+        let newTexts = Set(newSchema.map(\.sql)), oldTexts = Set(oldSchema.map(\.sql))
+        let removedTables = Set(oldMap.tableNames).subtracting(tableMap.keys).subtracting(oldMap.joinTables.map(\.table))
+        for s in oldSchema {
+            if case .index(let name, let table, _) = s.kind, !newTexts.contains(s.sql), !removedTables.contains(table) {
+                add("DROP INDEX \(q(name))")
+            }
+        }
+        // B. Rows of removed entities; renamed tables and entities.
+        planRowsAndRenames()
+        // C. New hierarchies.
+        for s in newSchema {
+            if case .table(let name) = s.kind, !tableMap.values.contains(name), !newMap.joinTables.map(\.table).contains(name) {
+                add(s.sql)
+                remade.insert(name)
+            }
+        }
+        // D. Join tables.
+        let keptJoins = planJoinTables()
+        // E. Columns of kept tables.
+        for (old, new) in keptTables { planColumns(oldTable: old, table: new) }
+        for (old, new) in keptTables { planColumnFills(oldTable: old, table: new) }
+        for (old, new) in keptTables { planColumnRemovals(oldTable: old, table: new) }
+        // F. What is no longer used.
+        for join in oldMap.joinTables where !keptJoins.contains(join.table) && !newMap.joinTables.contains(where: { $0.table == join.table }) {
+            add("DROP TABLE \(q(join.table))")
+        }
+        for table in oldMap.tableNames where removedTables.contains(table) { add("DROP TABLE \(q(table))") }
+        // G. Links to deleted rows, uniqueness, indexes, keys.
+        if rowsDeleted { planOrphanCleanup() }
+        for s in newSchema {
+            guard case .index(let name, let table, let unique) = s.kind, !oldTexts.contains(s.sql) || remade.contains(table) else { continue }
+            if let unique { planUniqueCheck(index: name, columns: unique, table: table) }
+            add(s.sql)
+        }
+        if dialect == .postgres {
+            for s in newSchema {
+                guard case .foreignKey(let table, let column) = s.kind else { continue }
+                if remade.contains(table) || newForeignKeys.contains(table + "." + column) { add(s.sql) }
+            }
+        }
+        return steps
+    }
+
+    // MARK: - B. Rows and renames
+
+    mutating func planRowsAndRenames() {
+        let new = difference.new, old = difference.old
+        let keptOld = Set(difference.entityMatch.values)
+        for (oldTable, table) in keptTables {
+            // Removed sub-entities first: a renamed entity may take a removed one's name.
+            let gone = old.entities.filter { oldMap.table(for: $0.name) == oldTable && !keptOld.contains($0.name) }.map(\.name)
+            if !gone.isEmpty {
+                add("DELETE FROM \(q(oldTable)) WHERE \(q(StoreMapping.entityColumn)) IN (\(marks(gone.count)))", gone.map(Value.string))
+                rowsDeleted = true
+            }
+            if oldTable != table { add("ALTER TABLE \(q(oldTable)) RENAME TO \(q(table))") }
+            // One UPDATE with CASE, so that swapped names do not collide.
+            let renamed = new.entities.compactMap { e -> (String, String)? in
+                guard newMap.table(for: e.name) == table, let was = difference.entityMatch[e.name], was != e.name else { return nil }
+                return (was, e.name)
+            }
+            if !renamed.isEmpty {
+                let e = q(StoreMapping.entityColumn)
+                add("UPDATE \(q(table)) SET \(e) = CASE \(e)" + String(repeating: " WHEN ? THEN ?", count: renamed.count)
+                        + " END WHERE \(e) IN (\(marks(renamed.count)))",
+                    renamed.flatMap { [Value.string($0.0), .string($0.1)] } + renamed.map { .string($0.0) })
+            }
+        }
+    }
+
+    func marks(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ", ") }
+
+    // MARK: - D. Join tables
+
+    /// Creates, renames or keeps each new join table; returns the old join
+    /// tables kept (under their new names).
+    mutating func planJoinTables() -> Set<String> {
+        var kept: Set<String> = []
+        let oldJoins = Dictionary(oldMap.joinTables.map { ($0.table, $0) }, uniquingKeysWith: { a, _ in a })
+        for join in newMap.joinTables {
+            guard let (entity, r) = owner(ofJoinTable: join.table) else { continue }
+            let source = oldRelationship(entity: entity, r)
+            if let (oldEntity, oldR) = source, case .joinTable(let oldTable, "source", "target")? = oldMap.storage(of: oldR.name, of: oldEntity),
+               let oldJoin = oldJoins[oldTable], !kept.contains(oldTable) {
+                kept.insert(oldTable)
+                if oldTable != join.table { add("ALTER TABLE \(q(oldTable)) RENAME TO \(q(join.table))") }
+                if oldJoin.ordered != join.ordered {
+                    add(join.ordered ? "ALTER TABLE \(q(join.table)) ADD COLUMN \"position\" INTEGER NOT NULL DEFAULT 0"
+                                     : "ALTER TABLE \(q(join.table)) DROP COLUMN \"position\"")
+                }
+                continue
+            }
+            if oldJoins[join.table] != nil { add("DROP TABLE \(q(join.table))") }
+            if let create = newSchema.first(where: { $0.kind == .table(join.table) }) { add(create.sql) }
+            remade.insert(join.table)
+            if let pairs = pairs(for: entity, r, afterRenames: false) {
+                add("INSERT INTO \(q(join.table)) (\"source\", \"target\") SELECT DISTINCT p.\"s\", p.\"t\" FROM (\(pairs)) AS p")
+            }
+        }
+        return kept
+    }
+
+    /// The new entity and relationship whose join table this is (its owning side).
+    func owner(ofJoinTable table: String) -> (String, Relationship)? {
+        for entity in difference.new.entities {
+            for r in entity.relationships {
+                if case .joinTable(table, "source", "target")? = newMap.storage(of: r.name, of: entity.name) { return (entity.name, r) }
+            }
+        }
+        return nil
+    }
+
+    /// The old entity and relationship a new one continues.
+    func oldRelationship(entity: String, _ r: Relationship) -> (String, Relationship)? {
+        guard let was = difference.oldEntity(for: entity), let name = difference.oldPropertyName(r.name, of: entity),
+              let oldR = was.relationship(named: name, in: difference.old), !oldR.isTransient else { return nil }
+        return (was.name, oldR)
+    }
+
+    /// A SELECT of (s, t): the source and destination keys of every link the
+    /// old model kept for the new relationship `r` of `entity` (or for its
+    /// inverse, swapped), under the tables' current names; nil when the
+    /// relationship is new.
+    func pairs(for entity: String, _ r: Relationship, afterRenames: Bool) -> String? {
+        if let (oldEntity, oldR) = oldRelationship(entity: entity, r) {
+            return oldPairs(oldEntity, oldR, swapped: false, afterRenames: afterRenames)
+        }
+        if let inverse = r.inverse, let inverseR = difference.new.entity(named: r.destination)?.relationship(named: inverse, in: difference.new),
+           let (oldEntity, oldR) = oldRelationship(entity: r.destination, inverseR) {
+            return oldPairs(oldEntity, oldR, swapped: true, afterRenames: afterRenames)
+        }
+        return nil
+    }
+
+    private func oldPairs(_ oldEntity: String, _ r: Relationship, swapped: Bool, afterRenames: Bool) -> String? {
+        let (s, t) = swapped ? ("t", "s") : ("s", "t")
+        func current(_ table: String) -> String { tableMap[table] ?? table }
+        func column(_ c: String, _ table: String) -> String { afterRenames ? (columnRenames[current(table)]?[c] ?? c) : c }
+        switch oldMap.storage(of: r.name, of: oldEntity) {
+        case .foreignKey(let c)?:
+            guard let table = oldMap.table(for: oldEntity) else { return nil }
+            let col = q(column(c, table))
+            return "SELECT \"_pk\" AS \"\(s)\", \(col) AS \"\(t)\" FROM \(q(current(table))) WHERE \(col) IS NOT NULL"
+        case .inverseForeignKey(let c)?:
+            guard let table = oldMap.table(for: r.destination) else { return nil }
+            let col = q(column(c, table))
+            return "SELECT \(col) AS \"\(s)\", \"_pk\" AS \"\(t)\" FROM \(q(current(table))) WHERE \(col) IS NOT NULL"
+        case .joinTable(let table, let sc, let tc)?:
+            return "SELECT \(q(sc)) AS \"\(s)\", \(q(tc)) AS \"\(t)\" FROM \(q(table))"
+        case nil:
+            return nil
+        }
+    }
+}
+
+/// One statement SchemaBuilder makes, with what it creates.
+struct SchemaStatement {
+    enum Kind: Equatable {
+        case table(String)
+        /// An index, and for a unique one its columns (to look for duplicates first).
+        case index(name: String, table: String, uniqueColumns: [String]?)
+        case foreignKey(table: String, column: String)
+        case other
+    }
+    let sql: String
+    let kind: Kind
+
+    init(_ sql: String) {
+        self.sql = sql
+        var rest = Substring(sql)
+        func identifier() -> String? {
+            rest = rest.drop { $0 == " " }
+            guard rest.first == "\"" else { return nil }
+            var name = ""
+            var i = rest.index(after: rest.startIndex)
+            while i < rest.endIndex {
+                if rest[i] == "\"" {
+                    let next = rest.index(after: i)
+                    if next < rest.endIndex && rest[next] == "\"" { name.append("\""); i = rest.index(after: next); continue }
+                    rest = rest[next...]
+                    return name
+                }
+                name.append(rest[i])
+                i = rest.index(after: i)
+            }
+            return nil
+        }
+        func skip(_ prefix: String) -> Bool {
+            rest = rest.drop { $0 == " " }
+            guard rest.hasPrefix(prefix) else { return false }
+            rest = rest.dropFirst(prefix.count)
+            return true
+        }
+        if skip("CREATE TABLE"), let name = identifier() {
+            kind = .table(name)
+        } else if skip("CREATE INDEX"), let name = identifier(), skip("ON"), let table = identifier() {
+            kind = .index(name: name, table: table, uniqueColumns: nil)
+        } else if skip("CREATE UNIQUE INDEX"), let name = identifier(), skip("ON"), let table = identifier(), skip("(") {
+            var columns: [String] = []
+            while let column = identifier() {
+                columns.append(column)
+                if !skip(",") { break }
+            }
+            kind = .index(name: name, table: table, uniqueColumns: columns)
+        } else if skip("ALTER TABLE"), let table = identifier(), skip("ADD FOREIGN KEY ("), let column = identifier() {
+            kind = .foreignKey(table: table, column: column)
+        } else {
+            kind = .other
+        }
+    }
+}

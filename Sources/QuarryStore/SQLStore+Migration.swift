@@ -1,0 +1,44 @@
+// Opening a store whose saved model differs from the one given: the
+// difference (ModelDifference.swift), then — by the caller's policy — a
+// migration (Migration.swift) or a refusal that lists the changes. Stores
+// whose saved model is unreadable, or that share no entity with the model
+// (made for another model), are left to the schema check, as before.
+import Foundation
+import QuarryModel
+
+extension SQLStore {
+    /// The difference between the model saved in the store on `database`
+    /// and `model`; nil when the store has no (readable) saved model.
+    public static func difference(in database: any SQLDatabase, to model: Model, renames: [String: String] = [:]) -> ModelDifference? {
+        guard let saved = try? storedModel(in: database) else { return nil }
+        return ModelDifference(from: saved, to: model, renames: renames)
+    }
+
+    /// Migrates (policy `.automatic`) or refuses (`.none`) a store whose
+    /// saved model differs from `model` in what is stored. A difference in
+    /// metadata only (validation rules, a default) opens as before; an
+    /// automatic open also saves the new model then.
+    static func migrateIfNeeded(_ database: any SQLDatabase, to model: Model, modelFile: String?, policy: MigrationPolicy,
+                                renames: [String: String] = [:]) throws {
+        guard let difference = difference(in: database, to: model, renames: renames), !difference.isEmpty,
+              !difference.sharesNoEntity else { return }
+        switch policy {
+        case .none:
+            if difference.altersStorage {
+                throw StoreError.migrationNeeded(location: database.location, changes: difference.changes.map(\.description))
+            }
+        case .automatic:
+            try migrate(database, difference, modelFile: modelFile)
+        }
+    }
+
+    /// Plans and runs the migration of `difference`, saving the new model
+    /// (the model file's own text when it is a single file, as a new store does).
+    @discardableResult
+    public static func migrate(_ database: any SQLDatabase, _ difference: ModelDifference, modelFile: String?) throws -> Migration {
+        let migration = try Migration(difference, dialect: database.dialect, location: database.location)
+        let source = modelFile.flatMap(modelSource) ?? (ModelArchive.json(difference.new), "json")
+        try migration.run(on: database, location: database.location, savedModel: source.text, format: source.format)
+        return migration
+    }
+}
