@@ -25,7 +25,8 @@ public struct DictionaryPlan: Sendable {
 
 extension SQLPlanner {
     /// Plans a dictionary fetch; nil when it must run in memory.
-    public static func planDictionaries(_ request: FetchRequest, mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> DictionaryPlan? {
+    /// B007 for a transient attribute anywhere in it, unless `inMemory`.
+    public static func planDictionaries(_ request: FetchRequest, mapping: StoreMapping, now: Double = 0, inMemory: Bool = false) throws(Diagnostic) -> DictionaryPlan? {
         let model = mapping.model
         guard let entity = model.entity(named: request.entity), let table = mapping.table(for: request.entity) else {
             throw Diagnostic(.unknownEntity, "unknown entity '\(request.entity)'", at: .synthesized,
@@ -41,6 +42,7 @@ extension SQLPlanner {
             if let predicate = request.predicate {
                 do { lowered = try lowerer.lowerTopLevel(predicate) } catch { throw .bind(error) }
             }
+            if !inMemory { do { try refuseTransients(context) } catch { throw .bind(error) } }
             if lowered.residual != nil { return nil }
             lowerer.aggregatesOverRows = true
             var selected: [SQLFragment] = []
@@ -84,7 +86,7 @@ extension SQLPlanner {
             statement.distinct = request.returnsDistinctResults
             statement.joins = level.joins
             statement.joinArguments = level.joinArguments
-            statement.condition = SelectCondition(filter: context.entityFilter(entity.name, alias: level.alias),
+            statement.condition = SelectCondition(filter: try context.mappedEntity(entity.name).filter(alias: level.alias, includesSubentities: request.includesSubentities),
                                                   conjuncts: lowered.condition.map { [$0] } ?? [])
             statement.groupBy = groups
             statement.having = having
@@ -95,7 +97,9 @@ extension SQLPlanner {
         } catch {
             switch error {
             case .bind(let d): throw d
-            case .unsupported: return nil
+            case .unsupported:
+                if !inMemory { try refuseTransients(context) }
+                return nil
             }
         }
     }

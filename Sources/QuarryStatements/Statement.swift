@@ -23,11 +23,14 @@ public struct SortItem: Sendable, Equatable {
     public var span: SourceSpan
 }
 
-/// `FETCH [DISTINCT] Entity [PROPERTIES ...] [WHERE p] [GROUP BY ...] [HAVING p]
+/// `FETCH [DISTINCT] [ONLY] Entity [PROPERTIES ...] [WHERE p] [GROUP BY ...] [HAVING p]
 /// [SORT BY ...] [LIMIT n] [OFFSET n] [BATCH n]`.
 public struct FetchStatement: Sendable, Equatable {
     public var entity: Name
     public var distinct = false
+    /// `ONLY`: objects of exactly this entity, none of its sub-entities
+    /// (a request's `includesSubentities = false`).
+    public var only = false
     public var properties: [PropertyItem] = []
     public var predicate: Predicate?
     public var groupBy: [PropertyItem] = []
@@ -43,7 +46,8 @@ public struct FetchStatement: Sendable, Equatable {
 /// One statement.
 public indirect enum Statement: Sendable, Equatable {
     case fetch(FetchStatement)
-    case count(entity: Name, predicate: Predicate?)
+    /// `COUNT [ONLY] Entity [WHERE p]`; `only` leaves sub-entities out.
+    case count(entity: Name, predicate: Predicate?, only: Bool)
     case eval(Expression)
     /// `EVAL` of a predicate (`EVAL 'Zoë' ==[cd] 'zoe'`): true or false.
     case evalPredicate(Predicate)
@@ -61,7 +65,7 @@ public indirect enum Statement: Sendable, Equatable {
     public static func == (a: Statement, b: Statement) -> Bool {
         switch (a, b) {
         case (.fetch(let x), .fetch(let y)): return x == y
-        case (.count(let e1, let p1), .count(let e2, let p2)): return e1 == e2 && p1 == p2
+        case (.count(let e1, let p1, let o1), .count(let e2, let p2, let o2)): return e1 == e2 && p1 == p2 && o1 == o2
         case (.eval(let x), .eval(let y)): return x == y
         case (.evalPredicate(let x), .evalPredicate(let y)): return x == y
         case (.insert(let e1, let v1), .insert(let e2, let v2)):

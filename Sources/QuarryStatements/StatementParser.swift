@@ -59,9 +59,11 @@ public struct StatementParser {
         switch verb {
         case "FETCH": return .fetch(try fetch(from: a + 1, to: b))
         case "COUNT":
-            let entity = try entityName(a + 1, b, after: a)
-            let clauses = try clauses(from: a + 2, to: b, allowed: ["WHERE"], statement: "COUNT")
-            return .count(entity: entity, predicate: try clauses["WHERE"].map { c throws(StatementError) in try predicate(c) })
+            let only = isOnly(a + 1, b, clauses: ["WHERE"])
+            let start = only ? a + 2 : a + 1
+            let entity = try entityName(start, b, after: start - 1)
+            let clauses = try clauses(from: start + 1, to: b, allowed: ["WHERE"], statement: "COUNT")
+            return .count(entity: entity, predicate: try clauses["WHERE"].map { c throws(StatementError) in try predicate(c) }, only: only)
         case "EVAL":
             guard a + 1 < b else { throw StatementError(.emptyClause, "expected an expression after EVAL", at: end(of: a)) }
             // An expression, or else a predicate; the error shown is the
@@ -97,15 +99,18 @@ public struct StatementParser {
         }
     }
 
-    // fetch = "FETCH" ["DISTINCT"] entity ["PROPERTIES" items] ["WHERE" predicate] ["GROUP" "BY" items]
+    // fetch = "FETCH" ["DISTINCT"] ["ONLY"] entity ["PROPERTIES" items] ["WHERE" predicate] ["GROUP" "BY" items]
     //         ["HAVING" predicate] ["SORT" "BY" sortKeys] ["LIMIT" int] ["OFFSET" int] ["BATCH" int] ;
     func fetch(from a: Int, to b: Int) throws(StatementError) -> FetchStatement {
         var start = a
         var distinct = false
+        let order = ["PROPERTIES", "WHERE", "GROUP", "HAVING", "SORT", "LIMIT", "OFFSET", "BATCH"]
         if word(a) == "DISTINCT" { distinct = true; start += 1 }
+        let only = isOnly(start, b, clauses: order)
+        if only { start += 1 }
         var f = FetchStatement(entity: try entityName(start, b, after: start - 1))
         f.distinct = distinct
-        let order = ["PROPERTIES", "WHERE", "GROUP", "HAVING", "SORT", "LIMIT", "OFFSET", "BATCH"]
+        f.only = only
         let c = try clauses(from: start + 1, to: b, allowed: order, statement: "FETCH")
         if let p = c["PROPERTIES"] { f.properties = try propertyItems(p) }
         if let w = c["WHERE"] { f.predicate = try predicate(w) }
@@ -116,6 +121,15 @@ public struct StatementParser {
         if let o = c["OFFSET"] { f.offset = try integer(o) }
         if let n = c["BATCH"] { f.batchSize = try integer(n) }
         return f
+    }
+
+    /// Whether the word at `i` is ONLY before an entity name rather than an
+    /// entity named Only: it is when a name follows that does not start
+    /// one of the statement's clauses (`FETCH Only WHERE …` still fetches
+    /// an entity named Only; statement words are not reserved).
+    func isOnly(_ i: Int, _ b: Int, clauses: [String]) -> Bool {
+        guard word(i) == "ONLY", i + 1 < b, case .identifier = tokens[i + 1].kind, let next = word(i + 1) else { return false }
+        return !clauses.contains(next)
     }
 
     // insert = "INSERT" ["INTO"] entity "{" [key ":" expression {"," key ":" expression}] "}" ;

@@ -55,6 +55,7 @@ extension ShellSession {
             _ = try entity(f.entity)
             var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate),
                                        sortDescriptors: sortDescriptors(f.sort))
+            request.includesSubentities = !f.only
             guard planned else { return }
             if !f.properties.isEmpty || !f.groupBy.isEmpty {
                 try fillDictionaryRequest(&request, f)
@@ -64,7 +65,7 @@ extension ShellSession {
                 let r = request
                 _ = try storeCall { s in try s.explain(r) }
             }
-        case .count(let name, let predicate), .delete(let name, let predicate):
+        case .count(let name, let predicate, _), .delete(let name, let predicate):
             _ = try entity(name)
             let p = try substitute(predicate)
             guard planned else { return }
