@@ -188,6 +188,10 @@ extension Context {
     /// The request answered over the saved state corrected by the unsaved one.
     func fetchInMemory(_ request: FetchRequest, everything forced: Bool = false) throws -> [ManagedObject] {
         let everything = forced || readsRelationships(request)
+        // What SQL alone would refuse (a transient attribute, B007) is
+        // refused here too, whether or not unsaved changes brought the
+        // request to memory: only the memory engine reads transients.
+        if !forced, !request.sortDescriptors.isEmpty || everything { _ = try store.explain(request) }
         var base = FetchRequest(entity: request.entity, predicate: everything ? nil : request.predicate)
         base.fetchBatchSize = 0
         base.includesSubentities = request.includesSubentities

@@ -41,7 +41,7 @@ enum Hierarchy {
         return store
     }
 
-    static func request(_ entity: String, _ predicate: String?, sort: [SortDescriptor] = [SortDescriptor("name")],
+    static func request(_ entity: String, _ predicate: String?, sort: [QuarrySQL.SortDescriptor] = [SortDescriptor("name")],
                         only: Bool = false) throws -> FetchRequest {
         var r = FetchRequest(entity: entity, predicate: try predicate.map { try Parser.parsePredicate($0) }, sortDescriptors: sort)
         r.includesSubentities = !only
@@ -83,7 +83,7 @@ struct InheritanceTests {
         ("Customer", "ANY team.members.age < 50", ["name"], true, ["Eve:Customer"]),
     ]
 
-    static func sorts(_ keys: [String]) -> [SortDescriptor] {
+    static func sorts(_ keys: [String]) -> [QuarrySQL.SortDescriptor] {
         keys.map { $0.hasPrefix("-") ? SortDescriptor(String($0.dropFirst()), ascending: false) : SortDescriptor($0) }
     }
 
