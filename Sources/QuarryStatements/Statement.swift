@@ -6,6 +6,11 @@
 public struct Name: Sendable, Equatable {
     public var text: String
     public var span: SourceSpan
+
+    public init(text: String, span: SourceSpan) {
+        self.text = text
+        self.span = span
+    }
 }
 
 /// `expression [AS name]` in PROPERTIES or GROUP BY.
@@ -48,6 +53,10 @@ public indirect enum Statement: Sendable, Equatable {
     case fetch(FetchStatement)
     /// `COUNT [ONLY] Entity [WHERE p]`; `only` leaves sub-entities out.
     case count(entity: Name, predicate: Predicate?, only: Bool)
+    /// `FETCH FROM TEMPLATE name [WITH $variable = value, ...]`: the model's
+    /// fetch request template, its `$variables` given by WITH (or by SET);
+    /// the shell turns it into the FETCH the template describes.
+    case fetchTemplate(name: Name, bindings: [(variable: Name, value: Expression)])
     case eval(Expression)
     /// `EVAL` of a predicate (`EVAL 'Zoë' ==[cd] 'zoe'`): true or false.
     case evalPredicate(Predicate)
@@ -66,6 +75,8 @@ public indirect enum Statement: Sendable, Equatable {
         switch (a, b) {
         case (.fetch(let x), .fetch(let y)): return x == y
         case (.count(let e1, let p1, let o1), .count(let e2, let p2, let o2)): return e1 == e2 && p1 == p2 && o1 == o2
+        case (.fetchTemplate(let n1, let b1), .fetchTemplate(let n2, let b2)):
+            return n1 == n2 && b1.map(\.variable) == b2.map(\.variable) && b1.map(\.value) == b2.map(\.value)
         case (.eval(let x), .eval(let y)): return x == y
         case (.evalPredicate(let x), .evalPredicate(let y)): return x == y
         case (.insert(let e1, let v1), .insert(let e2, let v2)):
@@ -85,7 +96,7 @@ public indirect enum Statement: Sendable, Equatable {
     /// The statement's first word, as messages and `.ast` name it.
     public var verb: String {
         switch self {
-        case .fetch: return "FETCH"
+        case .fetch, .fetchTemplate: return "FETCH"
         case .count: return "COUNT"
         case .eval, .evalPredicate: return "EVAL"
         case .insert: return "INSERT"

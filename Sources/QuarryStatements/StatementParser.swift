@@ -57,7 +57,9 @@ public struct StatementParser {
             throw StatementError(.unknownStatement, "expected a statement (\(Self.verbs.joined(separator: ", ")))", at: span)
         }
         switch verb {
-        case "FETCH": return .fetch(try fetch(from: a + 1, to: b))
+        case "FETCH":
+            if word(a + 1) == "FROM", word(a + 2) == "TEMPLATE", a + 3 < b { return try fetchTemplate(from: a + 3, to: b) }
+            return .fetch(try fetch(from: a + 1, to: b))
         case "COUNT":
             let only = isOnly(a + 1, b, clauses: ["WHERE"])
             let start = only ? a + 2 : a + 1
@@ -130,6 +132,28 @@ public struct StatementParser {
     func isOnly(_ i: Int, _ b: Int, clauses: [String]) -> Bool {
         guard word(i) == "ONLY", i + 1 < b, case .identifier = tokens[i + 1].kind, let next = word(i + 1) else { return false }
         return !clauses.contains(next)
+    }
+
+    // fetch-template = "FETCH" "FROM" "TEMPLATE" name [ "WITH" variable "=" expression { "," variable "=" expression } ] ;
+    func fetchTemplate(from a: Int, to b: Int) throws(StatementError) -> Statement {
+        guard let name = keyName(a) else {
+            throw StatementError(.expectedEntity, "expected a fetch request template's name after FETCH FROM TEMPLATE", at: tokens[a].span)
+        }
+        guard a + 1 < b else { return .fetchTemplate(name: name, bindings: []) }
+        guard word(a + 1) == "WITH" else {
+            throw StatementError(.unexpectedText, "unexpected '\(text(a + 1))'; expected WITH or the end of the statement", at: tokens[a + 1].span,
+                                 hints: ["as in FETCH FROM TEMPLATE wellPaid WITH $minimum = 50000"])
+        }
+        guard a + 2 < b else { throw StatementError(.emptyClause, "WITH needs $variable = value after it", at: end(of: a + 1)) }
+        var bindings: [(variable: Name, value: Expression)] = []
+        for (x, y) in split(a + 2, b, on: .comma) {
+            guard x < y, case .variable = tokens[x].kind, y - x >= 3, punctuation(x + 1) == .equal || punctuation(x + 1) == .assign else {
+                throw StatementError(.malformedAssignment, "expected '$variable = value'", at: x < y ? tokens[x].span : end(of: x - 1),
+                                     hints: ["as in WITH $minimum = 50000, $name = 'Ann'"])
+            }
+            bindings.append((Name(text: String(text(x).dropFirst()), span: tokens[x].span), try expression(x + 2, y)))
+        }
+        return .fetchTemplate(name: name, bindings: bindings)
     }
 
     // insert = "INSERT" ["INTO"] entity "{" [key ":" expression {"," key ":" expression}] "}" ;

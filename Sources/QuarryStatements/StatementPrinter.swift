@@ -27,6 +27,9 @@ public enum StatementPrinter {
             if let b = f.batchSize { s += " BATCH \(b)" }
             return s
         case .count(let e, let p, let only): return "COUNT " + (only ? "ONLY " : "") + e.text + whereClause(p)
+        case .fetchTemplate(let name, let bindings):
+            return "FETCH FROM TEMPLATE \(name.text)"
+                + (bindings.isEmpty ? "" : " WITH " + bindings.map { "$\($0.variable.text) = \(Printer.format($0.value))" }.joined(separator: ", "))
         case .eval(let e): return "EVAL " + Printer.format(e)
         case .evalPredicate(let p): return "EVAL " + Printer.format(p)
         case .insert(let e, let values):

@@ -155,15 +155,7 @@ extension Context {
 
     /// The `_pk` and `_entity` of the rows a plan's SQL selects, in order
     /// (with a residual: the candidates, before memory judges them).
-    func selectIDs(_ plan: FetchPlan) throws -> [ObjectID] {
-        // The same statement (order and limit included) selecting only the keys.
-        let keys = plan.statement.selecting(columns: [StoreMapping.primaryKey, StoreMapping.entityColumn]).sql
-        var ids: [ObjectID] = []
-        try store.database.streamRows(keys.sql, keys.arguments, as: [.int, .string]) { row in
-            if case .int(let pk) = row[0], case .string(let entity) = row[1] { ids.append(ObjectID(entity: entity, primaryKey: pk)) }
-        }
-        return ids
-    }
+    func selectIDs(_ plan: FetchPlan) throws -> [ObjectID] { try store.selectIDs(plan) }
 
     /// Whether an unsaved change could alter what `request` selects.
     func pendingAffects(_ request: FetchRequest) -> Bool {

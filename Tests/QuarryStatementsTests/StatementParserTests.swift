@@ -26,6 +26,11 @@ struct StatementParserTests {
         ("FETCH Only", "FETCH Only"),
         ("FETCH ONLY Only SORT BY name", "FETCH ONLY Only SORT BY name"),
         ("EXPLAIN COUNT ONLY Employee", "EXPLAIN COUNT ONLY Employee"),
+        ("fetch from template wellPaid with $minimum = 50000, $name := 'Ann'",
+         "FETCH FROM TEMPLATE wellPaid WITH $minimum = 50000, $name = \"Ann\""),
+        ("FETCH FROM TEMPLATE everyone", "FETCH FROM TEMPLATE everyone"),
+        ("FETCH From", "FETCH From"),
+        ("FETCH From WHERE a > 1", "FETCH From WHERE a > 1"),
         ("EVAL average:({1, 2, 3, 4}) * 2", "EVAL average:({1, 2, 3, 4}) * 2"),
         ("EVAL 1 < 2", "EVAL 1 < 2"),
         ("INSERT Task {task: 'Write report', date: now(), done: NO}", "INSERT Task {task: \"Write report\", date: now(), done: NO}"),
@@ -100,5 +105,35 @@ struct StatementOnlyTests {
         // surprising for a model that has one); the shell reports it unknown.
         guard case .fetch(let f) = try StatementParser.parse("FETCH ONLY") else { Issue.record("not a FETCH"); return }
         #expect(f.entity.text == "ONLY" && !f.only)
+    }
+}
+
+@Suite("Statement parser: FETCH FROM TEMPLATE")
+struct StatementTemplateTests {
+    /// (statement, error code, message)
+    static let errors: [(String, String, String)] = [
+        ("FETCH FROM TEMPLATE t WITH", "S012", "WITH needs $variable = value after it"),
+        ("FETCH FROM TEMPLATE t WITH x = 1", "S008", "expected '$variable = value'"),
+        ("FETCH FROM TEMPLATE t WITH $x 1", "S008", "expected '$variable = value'"),
+        ("FETCH FROM TEMPLATE t WHERE a > 1", "S006", "unexpected 'WHERE'; expected WITH or the end of the statement"),
+        ("FETCH FROM TEMPLATE t WITH $x = ", "S008", "expected '$variable = value'"),
+    ]
+
+    @Test(arguments: errors)
+    func malformedTemplateFetches(text: String, code: String, message: String) {
+        do {
+            _ = try StatementParser.parse(text)
+            Issue.record("\(text) parsed")
+        } catch {
+            #expect(error.code.rawValue == code && error.message == message, "\(error)")
+        }
+    }
+
+    @Test func bindingsKeepTheirOrderAndValues() throws {
+        guard case .fetchTemplate(let name, let bindings) = try StatementParser.parse("FETCH FROM TEMPLATE t WITH $b = 2, $a = 'x'") else {
+            Issue.record("not a template fetch"); return
+        }
+        #expect(name.text == "t" && bindings.map(\.variable.text) == ["b", "a"])
+        #expect(bindings.map { Printer.format($0.value) } == ["2", "\"x\""])
     }
 }

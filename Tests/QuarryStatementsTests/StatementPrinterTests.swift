@@ -25,6 +25,8 @@ struct StatementPrinterTests {
         "FETCH DISTINCT ONLY Employee PROPERTIES name",
         "FETCH Only WHERE age > 1",
         "COUNT only Only",
+        "FETCH FROM TEMPLATE wellPaid WITH $minimum = 50000 * 2, $d = now()",
+        "EXPLAIN FETCH FROM TEMPLATE t",
         "COUNT Employee WHERE salary >= 50000",
         "EVAL 1 + 2 * 3",
         "EVAL 'Zoë' ==[cd] 'zoe'",

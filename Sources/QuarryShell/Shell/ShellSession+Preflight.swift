@@ -51,6 +51,9 @@ extension ShellSession {
         // The memory engine binds as it evaluates; only names are checked for it.
         let planned = engine == .sql
         switch statement {
+        case .fetchTemplate:
+            // Resolved when parsed (ShellSession+Templates.swift); here only if built by hand.
+            try preflight(resolvingTemplates(statement))
         case .fetch(let f):
             _ = try entity(f.entity)
             var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate),

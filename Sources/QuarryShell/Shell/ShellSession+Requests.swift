@@ -154,6 +154,8 @@ extension ShellSession {
             lines.append("arguments: [" + sql.arguments.map { Printer.format($0) }.joined(separator: ", ") + "]")
         }
         switch statement {
+        case .fetchTemplate:
+            return try explainText(resolvingTemplates(statement))
         case .fetch(let f):
             _ = try entity(f.entity)
             var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate, entity: f.entity.text),

@@ -9,7 +9,9 @@ extension ShellSession {
     /// Parses one statement with the session's `--arg` values; the statement
     /// grammar's errors become the shell's, code, span and hints unchanged.
     func parseStatement(_ text: String) throws(ShellError) -> Statement {
-        do { return try StatementParser.parse(text, arguments: arguments) } catch { throw ShellError(error) }
+        let parsed: Statement
+        do { parsed = try StatementParser.parse(text, arguments: arguments) } catch { throw ShellError(error) }
+        return try resolvingTemplates(parsed)
     }
 
     func execute(_ statement: Statement) throws(ShellError) {
@@ -23,6 +25,8 @@ extension ShellSession {
 
     func result(of statement: Statement) throws(ShellError) -> StatementOutput {
         switch statement {
+        case .fetchTemplate:
+            return try result(of: resolvingTemplates(statement))
         case .fetch(let f):
             return .rows(try fetch(f))
         case .count(let name, let predicate, let only):

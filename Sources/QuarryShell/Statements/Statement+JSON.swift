@@ -28,6 +28,9 @@ extension Statement {
             var members: [(String, JSON)] = [("statement", .string("COUNT")), ("entity", .string(e.text))]
             if only { members.append(("only", .bool(true))) }
             return .object(members + [("where", optional(p))])
+        case .fetchTemplate(let name, let bindings):
+            return .object([("statement", .string("FETCH")), ("template", .string(name.text)),
+                            ("with", .object(bindings.map { ($0.variable.text, $0.value.json) }))])
         case .eval(let e):
             return .object([("statement", .string("EVAL")), ("expression", e.json)])
         case .evalPredicate(let p):
