@@ -25,16 +25,22 @@ extension ShellSession {
     /// Checks the statements of `text` with `variables` (updated by its SETs).
     func preflight(_ text: String, variables: inout [String: Value]) -> PreflightOutcome {
         let saved = self.variables
+        let savedEngine = engine
         self.variables = variables
         defer {
             variables = self.variables
             self.variables = saved
+            engine = savedEngine
         }
         for item in ScriptSplitter.split(SourceText(text)) {
             switch item.kind {
             case .dotCommand:
                 let command = item.text.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map { $0.lowercased() } ?? ""
                 if [".open", ".model", ".quit", ".exit"].contains(command) { return .stopped }
+                // The statements after `.engine memory` are checked as that
+                // engine runs them (a transient attribute is no error there).
+                if command == ".engine", let e = item.text.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first
+                    .flatMap({ FetchEngine(rawValue: $0.lowercased()) }) { engine = e }
             case .statement:
                 do throws(ShellError) {
                     try preflight(parseStatement(item.text))
