@@ -42,8 +42,10 @@ extension SQLPlanner {
             if let predicate = request.predicate {
                 do { lowered = try lowerer.lowerTopLevel(predicate) } catch { throw .bind(error) }
             }
-            if !inMemory { do { try refuseTransients(context) } catch { throw .bind(error) } }
-            if lowered.residual != nil { return nil }
+            // With a residual the request runs in memory; the properties are
+            // still lowered first, so that one needing a transient is refused
+            // (memory would read nil for it from every stored object).
+            let residual = lowered.residual != nil
             lowerer.aggregatesOverRows = true
             var selected: [SQLFragment] = []
             var types: [AttributeType?] = []
@@ -79,6 +81,8 @@ extension SQLPlanner {
                 let key = sort.caseInsensitive && (type == .string || type == .uri) ? "quarry_fold(" + f + ", 1)" : f
                 orderBy.append(SQLFragment(mapping.dialect.sortKey(key.sql, ascending: sort.ascending), key.arguments))
             }
+            if !inMemory { do { try refuseTransients(context) } catch { throw .bind(error) } }
+            if residual { return nil }
             orderBy += (1...max(1, selected.count)).map { SQLFragment(mapping.dialect.sortKey("\($0)", ascending: true)) }
 
             var statement = SelectStatement(items: SelectList(selected), source: TableSource(quotedTable: SQLIdentifier.quoted(table), alias: level.alias),

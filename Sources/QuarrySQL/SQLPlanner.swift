@@ -74,9 +74,8 @@ public enum SQLPlanner {
                 if !inMemory { try refuseTransients(context) }
                 switch error {
                 case .bind(let d): throw d
-                case .unsupported(let why) where inMemory && !context.transients.isEmpty:
-                    // Memory sorts by it; SQL's order is not used.
-                    _ = why
+                case .unsupported where inMemory && !context.transients.isEmpty:
+                    // A transient sort key: memory sorts by it, this plan's order is not used.
                     continue
                 case .unsupported(let why):
                     throw Diagnostic(.toManyWithoutQuantifier, "cannot sort by '\(sort.keyPath)': \(why)", at: .synthesized, stage: .bind)

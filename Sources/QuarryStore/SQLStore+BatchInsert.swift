@@ -73,6 +73,9 @@ extension SQLStore {
             while let values = try next() {
                 do {
                     for key in values.keys where !known.contains(key) {
+                        if entity.attribute(named: key, in: model)?.isTransient == true {
+                            throw StoreError.transientAttribute(key: key, entity: entityName)
+                        }
                         throw StoreError.unknownKey(key, entity: entityName, suggestion: Suggestions.closest(to: key, among: Array(known)))
                     }
                     var arguments: [Value] = [.string(entityName)]
