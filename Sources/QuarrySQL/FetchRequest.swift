@@ -69,6 +69,11 @@ public struct FetchRequest: Sendable {
     /// Whether a context's unsaved changes take part (objects, counts and
     /// dictionary results alike; Core Data ignores them for dictionaries).
     public var includesPendingChanges = true
+    /// Whether objects of sub-entities are fetched with the entity's own
+    /// (Core Data's default, true: a fetch of an abstract `Person` returns
+    /// its `Employee`s and `Customer`s); false selects exactly the entity
+    /// (`FETCH ONLY Person` in the shell), so an abstract one gives nothing.
+    public var includesSubentities = true
 
     public init(entity: String, predicate: QuarrySyntax.Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
                 fetchLimit: Int? = nil, fetchOffset: Int = 0) {

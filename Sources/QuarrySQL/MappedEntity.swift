@@ -27,15 +27,19 @@ final class MappedEntity: Sendable {
     /// `."_entity" IN (?, ?)`, to follow a row alias, with the entity names it
     /// binds; nil when every row of the table belongs to this entity.
     let filter: SQLFragment?
+    /// `."_entity" = ?` binding this entity's own name, for a fetch without
+    /// sub-entities; nil when its table holds no other entity.
+    let exactFilter: SQLFragment?
     let keys: [String: MappedKey]
     /// The select list and columns of a row fetch (StoreMapping.rowSelect).
     let select: (list: SelectList, columns: [PlannedColumn])
 
-    init(name: String, quotedTable: String, filter: SQLFragment?, keys: [String: MappedKey],
+    init(name: String, quotedTable: String, filter: SQLFragment?, exactFilter: SQLFragment?, keys: [String: MappedKey],
          select: (list: SelectList, columns: [PlannedColumn])) {
         self.name = name
         self.quotedTable = quotedTable
         self.filter = filter
+        self.exactFilter = exactFilter
         self.keys = keys
         self.select = select
     }
@@ -43,6 +47,13 @@ final class MappedEntity: Sendable {
     /// `alias."_entity" IN (...)`, or nil when no filter is needed.
     func filter(alias: String) -> SQLFragment? {
         filter.map { SQLFragment(alias + $0.sql, $0.arguments) }
+    }
+
+    /// The filter a request's own rows need: with sub-entities or without
+    /// (`includesSubentities`).
+    func filter(alias: String, includesSubentities: Bool) -> SQLFragment? {
+        guard !includesSubentities else { return filter(alias: alias) }
+        return exactFilter.map { SQLFragment(alias + $0.sql, $0.arguments) }
     }
 }
 
@@ -99,7 +110,9 @@ extension StoreMapping {
             SQLFragment("." + SQLIdentifier.quoted(StoreMapping.entityColumn) + " IN (" + names.map { _ in "?" }.joined(separator: ", ") + ")",
                         names.map(Value.string))
         }
+        let exactFilter = sharesTable(entity.name)
+            ? SQLFragment("." + SQLIdentifier.quoted(StoreMapping.entityColumn) + " = ?", [.string(entity.name)]) : nil
         return MappedEntity(name: entity.name, quotedTable: SQLIdentifier.quoted(table(for: entity.name) ?? entity.name),
-                            filter: filter, keys: keys, select: rowSelectList(for: entity.name) ?? (SelectList([]), []))
+                            filter: filter, exactFilter: exactFilter, keys: keys, select: rowSelectList(for: entity.name) ?? (SelectList([]), []))
     }
 }

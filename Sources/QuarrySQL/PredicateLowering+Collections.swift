@@ -101,7 +101,10 @@ extension PredicateLowerer {
     func element(_ bound: BoundPath, alias: String) throws(LoweringError) -> Operand {
         switch bound.terminal {
         case .attribute(let a, let owner):
-            guard let column = column(a.name, of: owner, alias: alias) else { throw .unsupported("transient attribute") }
+            guard let column = column(a.name, of: owner, alias: alias) else {
+                context.transients.append((owner, a.name))
+                throw .unsupported("transient attribute")
+            }
             if bound.suffix.isEmpty { return .scalar(SQLFragment(column), type: a.type, nullable: true) }
             let (sql, type) = try converted(column, type: a.type, suffix: bound.suffix)
             return .scalar(SQLFragment(sql), type: type, nullable: true)
@@ -145,7 +148,10 @@ extension PredicateLowerer {
             type = .integer64
             nullable = false
         case .aggregate(let op, let attribute, let owner):
-            guard let raw = column(attribute.name, of: owner, alias: path.elementAlias) else { throw .unsupported("transient attribute") }
+            guard let raw = column(attribute.name, of: owner, alias: path.elementAlias) else {
+                context.transients.append((owner, attribute.name))
+                throw .unsupported("transient attribute")
+            }
             let (c, valueType) = try converted(raw, type: attribute.type, suffix: bound.suffix)
             (select, type, nullable) = try aggregateSelect(op, of: c, type: valueType)
         default:

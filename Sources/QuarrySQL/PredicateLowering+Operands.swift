@@ -118,6 +118,7 @@ extension PredicateLowerer {
         switch bound.terminal {
         case .attribute(let a, let owner):
             guard let column = quoted.map({ SQLText.concat(current, ".", $0) }) ?? column(a.name, of: owner, alias: current) else {
+                context.transients.append((owner, a.name))
                 throw .unsupported("transient attribute")
             }
             if bound.suffix.isEmpty { return .scalar(SQLFragment(column), type: a.type, nullable: a.isOptional || !bound.steps.isEmpty) }

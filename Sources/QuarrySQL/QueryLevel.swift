@@ -57,6 +57,10 @@ final class LoweringContext {
     /// joins once. A plan has a handful of aliases: one list searched from the
     /// end is cheaper than hashing names into dictionaries.
     private var rows: [RowAlias] = []
+    /// The transient attributes the lowering met (entity, attribute), in
+    /// order: SQL cannot read them (they have no column), so a plan that met
+    /// one is refused unless memory runs the request (SQLPlanner+Transients.swift).
+    var transients: [(entity: String, attribute: String)] = []
 
     private struct RowAlias {
         var alias: String

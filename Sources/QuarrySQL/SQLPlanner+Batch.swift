@@ -34,6 +34,13 @@ extension SQLPlanner {
                              stage: .bind)
         }
         for (key, expression) in set {
+            // A transient has no column to set (it was `SET  WHERE`, a SQL syntax error).
+            if let a = entity.attribute(named: key, in: model), a.isTransient {
+                var refusal = transientError(entity: entityName, attribute: key)
+                refusal.span = expression.span
+                refusal.hints = ["a batch update writes the store; set a transient attribute on the context's objects"]
+                throw refusal
+            }
             guard entity.attribute(named: key, in: model) != nil else {
                 let names = entity.allAttributes(in: model).map(\.name)
                 throw Diagnostic(.unknownKeyInModel, "\(entityName) has no attribute '\(key)' to set", at: expression.span,

@@ -25,7 +25,8 @@ public struct DictionaryPlan: Sendable {
 
 extension SQLPlanner {
     /// Plans a dictionary fetch; nil when it must run in memory.
-    public static func planDictionaries(_ request: FetchRequest, mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> DictionaryPlan? {
+    /// B007 for a transient attribute anywhere in it, unless `inMemory`.
+    public static func planDictionaries(_ request: FetchRequest, mapping: StoreMapping, now: Double = 0, inMemory: Bool = false) throws(Diagnostic) -> DictionaryPlan? {
         let model = mapping.model
         guard let entity = model.entity(named: request.entity), let table = mapping.table(for: request.entity) else {
             throw Diagnostic(.unknownEntity, "unknown entity '\(request.entity)'", at: .synthesized,
@@ -41,7 +42,10 @@ extension SQLPlanner {
             if let predicate = request.predicate {
                 do { lowered = try lowerer.lowerTopLevel(predicate) } catch { throw .bind(error) }
             }
-            if lowered.residual != nil { return nil }
+            // With a residual the request runs in memory; the properties are
+            // still lowered first, so that one needing a transient is refused
+            // (memory would read nil for it from every stored object).
+            let residual = lowered.residual != nil
             lowerer.aggregatesOverRows = true
             var selected: [SQLFragment] = []
             var types: [AttributeType?] = []
@@ -77,6 +81,8 @@ extension SQLPlanner {
                 let key = sort.caseInsensitive && (type == .string || type == .uri) ? "quarry_fold(" + f + ", 1)" : f
                 orderBy.append(SQLFragment(mapping.dialect.sortKey(key.sql, ascending: sort.ascending), key.arguments))
             }
+            if !inMemory { do { try refuseTransients(context) } catch { throw .bind(error) } }
+            if residual { return nil }
             orderBy += (1...max(1, selected.count)).map { SQLFragment(mapping.dialect.sortKey("\($0)", ascending: true)) }
 
             var statement = SelectStatement(items: SelectList(selected), source: TableSource(quotedTable: SQLIdentifier.quoted(table), alias: level.alias),
@@ -84,7 +90,7 @@ extension SQLPlanner {
             statement.distinct = request.returnsDistinctResults
             statement.joins = level.joins
             statement.joinArguments = level.joinArguments
-            statement.condition = SelectCondition(filter: context.entityFilter(entity.name, alias: level.alias),
+            statement.condition = SelectCondition(filter: try context.mappedEntity(entity.name).filter(alias: level.alias, includesSubentities: request.includesSubentities),
                                                   conjuncts: lowered.condition.map { [$0] } ?? [])
             statement.groupBy = groups
             statement.having = having
@@ -95,7 +101,9 @@ extension SQLPlanner {
         } catch {
             switch error {
             case .bind(let d): throw d
-            case .unsupported: return nil
+            case .unsupported:
+                if !inMemory { try refuseTransients(context) }
+                return nil
             }
         }
     }

@@ -41,8 +41,10 @@ public struct PlannedColumn: Sendable, Equatable {
 
 public enum SQLPlanner {
     /// Plans a fetch. Errors are bind diagnostics (unknown entity or key,
-    /// to-many without quantifier) located in the predicate's text.
-    public static func plan(_ request: FetchRequest, mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> FetchPlan {
+    /// to-many without quantifier) located in the predicate's text, and
+    /// B007 for a transient attribute, unless `inMemory` (the request is
+    /// evaluated in memory: only its bind errors matter).
+    public static func plan(_ request: FetchRequest, mapping: StoreMapping, now: Double = 0, inMemory: Bool = false) throws(Diagnostic) -> FetchPlan {
         guard let entity = mapping.mapped.entities[request.entity] else {
             let model = mapping.model
             throw Diagnostic(.unknownEntity, "unknown entity '\(request.entity)'", at: .synthesized,
@@ -69,8 +71,12 @@ public enum SQLPlanner {
             do {
                 operand = try lowerer.keyPathOperand(nil, path, span: .synthesized)
             } catch {
+                if !inMemory { try refuseTransients(context) }
                 switch error {
                 case .bind(let d): throw d
+                case .unsupported where inMemory && !context.transients.isEmpty:
+                    // A transient sort key: memory sorts by it, this plan's order is not used.
+                    continue
                 case .unsupported(let why):
                     throw Diagnostic(.toManyWithoutQuantifier, "cannot sort by '\(sort.keyPath)': \(why)", at: .synthesized, stage: .bind)
                 }
@@ -91,6 +97,7 @@ public enum SQLPlanner {
             orderBy.append(SQLFragment(mapping.dialect.sortKey(key, ascending: sort.ascending)))
             memoryKeys.add(column: f.sql, type: type, ascending: sort.ascending)
         }
+        if !inMemory { try refuseTransients(context) }
         // The primary key last: equal sort keys in a stable order.
         orderBy.append(SQLFragment(level.alias + "." + SQLIdentifier.quoted(StoreMapping.primaryKey)))
 
@@ -98,7 +105,8 @@ public enum SQLPlanner {
                                         dialect: mapping.dialect)
         statement.joins = level.joins
         statement.joinArguments = level.joinArguments
-        statement.condition = SelectCondition(filter: entity.filter(alias: level.alias), conjuncts: lowered.sql)
+        statement.condition = SelectCondition(filter: entity.filter(alias: level.alias, includesSubentities: request.includesSubentities),
+                                              conjuncts: lowered.sql)
         statement.orderBy = orderBy
         var memoryLimit: Int?
         var memoryOffset = 0

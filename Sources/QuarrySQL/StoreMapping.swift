@@ -230,6 +230,11 @@ public struct StoreMapping: Sendable {
     /// or nil when every row of its table qualifies.
     public func entityFilter(for entity: String) -> [String]? { filters[entity] }
 
+    /// Whether `entity`'s table holds rows of other entities too.
+    func sharesTable(_ entity: String) -> Bool {
+        (tables[entity].flatMap { entitiesPerTable[$0] } ?? 1) > 1
+    }
+
     private func computeEntityFilter(for entity: String) -> [String]? {
         guard let e = model.entity(named: entity) else { return nil }
         let family = [e] + e.allSubentities(in: model)

@@ -6,6 +6,11 @@
 public struct Name: Sendable, Equatable {
     public var text: String
     public var span: SourceSpan
+
+    public init(text: String, span: SourceSpan) {
+        self.text = text
+        self.span = span
+    }
 }
 
 /// `expression [AS name]` in PROPERTIES or GROUP BY.
@@ -23,11 +28,14 @@ public struct SortItem: Sendable, Equatable {
     public var span: SourceSpan
 }
 
-/// `FETCH [DISTINCT] Entity [PROPERTIES ...] [WHERE p] [GROUP BY ...] [HAVING p]
+/// `FETCH [DISTINCT] [ONLY] Entity [PROPERTIES ...] [WHERE p] [GROUP BY ...] [HAVING p]
 /// [SORT BY ...] [LIMIT n] [OFFSET n] [BATCH n]`.
 public struct FetchStatement: Sendable, Equatable {
     public var entity: Name
     public var distinct = false
+    /// `ONLY`: objects of exactly this entity, none of its sub-entities
+    /// (a request's `includesSubentities = false`).
+    public var only = false
     public var properties: [PropertyItem] = []
     public var predicate: Predicate?
     public var groupBy: [PropertyItem] = []
@@ -43,7 +51,12 @@ public struct FetchStatement: Sendable, Equatable {
 /// One statement.
 public indirect enum Statement: Sendable, Equatable {
     case fetch(FetchStatement)
-    case count(entity: Name, predicate: Predicate?)
+    /// `COUNT [ONLY] Entity [WHERE p]`; `only` leaves sub-entities out.
+    case count(entity: Name, predicate: Predicate?, only: Bool)
+    /// `FETCH FROM TEMPLATE name [WITH $variable = value, ...]`: the model's
+    /// fetch request template, its `$variables` given by WITH (or by SET);
+    /// the shell turns it into the FETCH the template describes.
+    case fetchTemplate(name: Name, bindings: [(variable: Name, value: Expression)])
     case eval(Expression)
     /// `EVAL` of a predicate (`EVAL 'Zoë' ==[cd] 'zoe'`): true or false.
     case evalPredicate(Predicate)
@@ -61,7 +74,9 @@ public indirect enum Statement: Sendable, Equatable {
     public static func == (a: Statement, b: Statement) -> Bool {
         switch (a, b) {
         case (.fetch(let x), .fetch(let y)): return x == y
-        case (.count(let e1, let p1), .count(let e2, let p2)): return e1 == e2 && p1 == p2
+        case (.count(let e1, let p1, let o1), .count(let e2, let p2, let o2)): return e1 == e2 && p1 == p2 && o1 == o2
+        case (.fetchTemplate(let n1, let b1), .fetchTemplate(let n2, let b2)):
+            return n1 == n2 && b1.map(\.variable) == b2.map(\.variable) && b1.map(\.value) == b2.map(\.value)
         case (.eval(let x), .eval(let y)): return x == y
         case (.evalPredicate(let x), .evalPredicate(let y)): return x == y
         case (.insert(let e1, let v1), .insert(let e2, let v2)):
@@ -81,7 +96,7 @@ public indirect enum Statement: Sendable, Equatable {
     /// The statement's first word, as messages and `.ast` name it.
     public var verb: String {
         switch self {
-        case .fetch: return "FETCH"
+        case .fetch, .fetchTemplate: return "FETCH"
         case .count: return "COUNT"
         case .eval, .evalPredicate: return "EVAL"
         case .insert: return "INSERT"

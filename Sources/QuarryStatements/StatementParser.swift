@@ -57,11 +57,15 @@ public struct StatementParser {
             throw StatementError(.unknownStatement, "expected a statement (\(Self.verbs.joined(separator: ", ")))", at: span)
         }
         switch verb {
-        case "FETCH": return .fetch(try fetch(from: a + 1, to: b))
+        case "FETCH":
+            if word(a + 1) == "FROM", word(a + 2) == "TEMPLATE", a + 3 < b { return try fetchTemplate(from: a + 3, to: b) }
+            return .fetch(try fetch(from: a + 1, to: b))
         case "COUNT":
-            let entity = try entityName(a + 1, b, after: a)
-            let clauses = try clauses(from: a + 2, to: b, allowed: ["WHERE"], statement: "COUNT")
-            return .count(entity: entity, predicate: try clauses["WHERE"].map { c throws(StatementError) in try predicate(c) })
+            let only = isOnly(a + 1, b, clauses: ["WHERE"])
+            let start = only ? a + 2 : a + 1
+            let entity = try entityName(start, b, after: start - 1)
+            let clauses = try clauses(from: start + 1, to: b, allowed: ["WHERE"], statement: "COUNT")
+            return .count(entity: entity, predicate: try clauses["WHERE"].map { c throws(StatementError) in try predicate(c) }, only: only)
         case "EVAL":
             guard a + 1 < b else { throw StatementError(.emptyClause, "expected an expression after EVAL", at: end(of: a)) }
             // An expression, or else a predicate; the error shown is the
@@ -97,15 +101,18 @@ public struct StatementParser {
         }
     }
 
-    // fetch = "FETCH" ["DISTINCT"] entity ["PROPERTIES" items] ["WHERE" predicate] ["GROUP" "BY" items]
+    // fetch = "FETCH" ["DISTINCT"] ["ONLY"] entity ["PROPERTIES" items] ["WHERE" predicate] ["GROUP" "BY" items]
     //         ["HAVING" predicate] ["SORT" "BY" sortKeys] ["LIMIT" int] ["OFFSET" int] ["BATCH" int] ;
     func fetch(from a: Int, to b: Int) throws(StatementError) -> FetchStatement {
         var start = a
         var distinct = false
+        let order = ["PROPERTIES", "WHERE", "GROUP", "HAVING", "SORT", "LIMIT", "OFFSET", "BATCH"]
         if word(a) == "DISTINCT" { distinct = true; start += 1 }
+        let only = isOnly(start, b, clauses: order)
+        if only { start += 1 }
         var f = FetchStatement(entity: try entityName(start, b, after: start - 1))
         f.distinct = distinct
-        let order = ["PROPERTIES", "WHERE", "GROUP", "HAVING", "SORT", "LIMIT", "OFFSET", "BATCH"]
+        f.only = only
         let c = try clauses(from: start + 1, to: b, allowed: order, statement: "FETCH")
         if let p = c["PROPERTIES"] { f.properties = try propertyItems(p) }
         if let w = c["WHERE"] { f.predicate = try predicate(w) }
@@ -116,6 +123,37 @@ public struct StatementParser {
         if let o = c["OFFSET"] { f.offset = try integer(o) }
         if let n = c["BATCH"] { f.batchSize = try integer(n) }
         return f
+    }
+
+    /// Whether the word at `i` is ONLY before an entity name rather than an
+    /// entity named Only: it is when a name follows that does not start
+    /// one of the statement's clauses (`FETCH Only WHERE …` still fetches
+    /// an entity named Only; statement words are not reserved).
+    func isOnly(_ i: Int, _ b: Int, clauses: [String]) -> Bool {
+        guard word(i) == "ONLY", i + 1 < b, case .identifier = tokens[i + 1].kind, let next = word(i + 1) else { return false }
+        return !clauses.contains(next)
+    }
+
+    // fetch-template = "FETCH" "FROM" "TEMPLATE" name [ "WITH" variable "=" expression { "," variable "=" expression } ] ;
+    func fetchTemplate(from a: Int, to b: Int) throws(StatementError) -> Statement {
+        guard let name = keyName(a) else {
+            throw StatementError(.expectedEntity, "expected a fetch request template's name after FETCH FROM TEMPLATE", at: tokens[a].span)
+        }
+        guard a + 1 < b else { return .fetchTemplate(name: name, bindings: []) }
+        guard word(a + 1) == "WITH" else {
+            throw StatementError(.unexpectedText, "unexpected '\(text(a + 1))'; expected WITH or the end of the statement", at: tokens[a + 1].span,
+                                 hints: ["as in FETCH FROM TEMPLATE wellPaid WITH $minimum = 50000"])
+        }
+        guard a + 2 < b else { throw StatementError(.emptyClause, "WITH needs $variable = value after it", at: end(of: a + 1)) }
+        var bindings: [(variable: Name, value: Expression)] = []
+        for (x, y) in split(a + 2, b, on: .comma) {
+            guard x < y, case .variable = tokens[x].kind, y - x >= 3, punctuation(x + 1) == .equal || punctuation(x + 1) == .assign else {
+                throw StatementError(.malformedAssignment, "expected '$variable = value'", at: x < y ? tokens[x].span : end(of: x - 1),
+                                     hints: ["as in WITH $minimum = 50000, $name = 'Ann'"])
+            }
+            bindings.append((Name(text: String(text(x).dropFirst()), span: tokens[x].span), try expression(x + 2, y)))
+        }
+        return .fetchTemplate(name: name, bindings: bindings)
     }
 
     // insert = "INSERT" ["INTO"] entity "{" [key ":" expression {"," key ":" expression}] "}" ;

@@ -16,7 +16,7 @@ public enum StatementPrinter {
         }
         switch statement {
         case .fetch(let f):
-            var s = "FETCH " + (f.distinct ? "DISTINCT " : "") + f.entity.text
+            var s = "FETCH " + (f.distinct ? "DISTINCT " : "") + (f.only ? "ONLY " : "") + f.entity.text
             if !f.properties.isEmpty { s += " PROPERTIES " + properties(f.properties) }
             s += whereClause(f.predicate)
             if !f.groupBy.isEmpty { s += " GROUP BY " + properties(f.groupBy) }
@@ -26,7 +26,10 @@ public enum StatementPrinter {
             if let o = f.offset { s += " OFFSET \(o)" }
             if let b = f.batchSize { s += " BATCH \(b)" }
             return s
-        case .count(let e, let p): return "COUNT \(e.text)" + whereClause(p)
+        case .count(let e, let p, let only): return "COUNT " + (only ? "ONLY " : "") + e.text + whereClause(p)
+        case .fetchTemplate(let name, let bindings):
+            return "FETCH FROM TEMPLATE \(name.text)"
+                + (bindings.isEmpty ? "" : " WITH " + bindings.map { "$\($0.variable.text) = \(Printer.format($0.value))" }.joined(separator: ", "))
         case .eval(let e): return "EVAL " + Printer.format(e)
         case .evalPredicate(let p): return "EVAL " + Printer.format(p)
         case .insert(let e, let values):

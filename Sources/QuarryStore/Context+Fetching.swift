@@ -26,8 +26,15 @@ extension Context {
     ///
     /// The relationships named by `relationshipKeyPathsForPrefetching` are
     /// loaded with the objects (for a batched request, with each batch).
-    public func fetch(_ request: FetchRequest, includesPendingChanges override: Bool? = nil) throws -> [ManagedObject] {
+    ///
+    /// With `engine: .memory` every object of the entity (saved and unsaved)
+    /// is judged and sorted in memory, so the predicate and sort keys may use
+    /// transient attributes (their values as the context's objects hold
+    /// them); `.sql` refuses those with B007, as Core Data's SQLite store
+    /// does. The memory engine always includes pending changes.
+    public func fetch(_ request: FetchRequest, includesPendingChanges override: Bool? = nil, engine: FetchEngine = .sql) throws -> [ManagedObject] {
         try checkEntity(request.entity)
+        if engine == .memory { return try fetchWithMemoryEngine(request) }
         // Checked before anything runs: a misspelt path is an error, not a slow read.
         let prefetching = try prefetchTree(for: request)
         if override ?? request.includesPendingChanges {
@@ -58,8 +65,9 @@ extension Context {
     }
 
     /// How many objects `request` would fetch.
-    public func count(_ request: FetchRequest, includesPendingChanges override: Bool? = nil) throws -> Int {
+    public func count(_ request: FetchRequest, includesPendingChanges override: Bool? = nil, engine: FetchEngine = .sql) throws -> Int {
         try checkEntity(request.entity)
+        if engine == .memory { return try fetchWithMemoryEngine(request).count }
         if override ?? request.includesPendingChanges {
             try processPendingChanges()
             if pendingAffects(request) { return try fetchInMemory(request).count }
@@ -147,21 +155,19 @@ extension Context {
 
     /// The `_pk` and `_entity` of the rows a plan's SQL selects, in order
     /// (with a residual: the candidates, before memory judges them).
-    func selectIDs(_ plan: FetchPlan) throws -> [ObjectID] {
-        // The same statement (order and limit included) selecting only the keys.
-        let keys = plan.statement.selecting(columns: [StoreMapping.primaryKey, StoreMapping.entityColumn]).sql
-        var ids: [ObjectID] = []
-        try store.database.streamRows(keys.sql, keys.arguments, as: [.int, .string]) { row in
-            if case .int(let pk) = row[0], case .string(let entity) = row[1] { ids.append(ObjectID(entity: entity, primaryKey: pk)) }
-        }
-        return ids
-    }
+    func selectIDs(_ plan: FetchPlan) throws -> [ObjectID] { try store.selectIDs(plan) }
 
     /// Whether an unsaved change could alter what `request` selects.
     func pendingAffects(_ request: FetchRequest) -> Bool {
         guard !pending.isEmpty else { return false }
-        if pending.contains(where: { $0.entity.isKind(of: request.entity, in: model) }) { return true }
+        if pending.contains(where: { Self.selects(request, $0.entity, in: model) }) { return true }
         return readsRelationships(request)
+    }
+
+    /// Whether objects of `entity` are of the kind `request` fetches: the
+    /// entity itself, or one below it unless `includesSubentities` is off.
+    static func selects(_ request: FetchRequest, _ entity: Entity, in model: Model) -> Bool {
+        request.includesSubentities ? entity.isKind(of: request.entity, in: model) : entity.name == request.entity
     }
 
     /// Whether the request names a relationship of the entity (or a
@@ -172,15 +178,20 @@ extension Context {
     }
 
     /// The request answered over the saved state corrected by the unsaved one.
-    func fetchInMemory(_ request: FetchRequest) throws -> [ManagedObject] {
-        let everything = readsRelationships(request)
+    func fetchInMemory(_ request: FetchRequest, everything forced: Bool = false) throws -> [ManagedObject] {
+        let everything = forced || readsRelationships(request)
+        // What SQL alone would refuse (a transient attribute, B007) is
+        // refused here too, whether or not unsaved changes brought the
+        // request to memory: only the memory engine reads transients.
+        if !forced, !request.sortDescriptors.isEmpty || everything { _ = try store.explain(request) }
         var base = FetchRequest(entity: request.entity, predicate: everything ? nil : request.predicate)
         base.fetchBatchSize = 0
+        base.includesSubentities = request.includesSubentities
         statistics.fetches += 1
         var candidates = try fetchObjects(base)
         var seen = Set(candidates.map(ObjectIdentifier.init))
         for object in pending.values.sorted(by: { Self.insertionOrder($0.objectID, $1.objectID) })
-        where object.entity.isKind(of: request.entity, in: model) && seen.insert(ObjectIdentifier(object)).inserted {
+        where Self.selects(request, object.entity, in: model) && seen.insert(ObjectIdentifier(object)).inserted {
             candidates.append(object)
         }
         let predicate = try request.predicate.map { try Evaluator.compile($0, options: store.evaluationOptions) }
@@ -216,5 +227,17 @@ extension Context {
     static func insertionOrder(_ a: ObjectID, _ b: ObjectID) -> Bool {
         if a.isTemporary != b.isTemporary { return !a.isTemporary }
         return abs(a.primaryKey) < abs(b.primaryKey)
+    }
+}
+
+extension Context {
+    /// The memory engine through a context: the request's bind errors as SQL
+    /// reports them, then every object of the entity (saved rows and unsaved
+    /// objects alike: the context's objects are what memory evaluates)
+    /// filtered, sorted and cut in memory.
+    func fetchWithMemoryEngine(_ request: FetchRequest) throws -> [ManagedObject] {
+        _ = try SQLPlanner.plan(request, mapping: store.mapping, now: store.now(), inMemory: true)
+        try processPendingChanges()
+        return try fetchInMemory(request, everything: true)
     }
 }

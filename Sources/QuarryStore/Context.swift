@@ -120,7 +120,9 @@ public final class Context {
         guard let entity = model.entity(named: entityName) else {
             throw ContextError.unknownEntity(entityName, suggestion: Suggestions.closest(to: entityName, among: model.entityNames))
         }
-        guard !entity.isAbstract else { throw ContextError.abstractEntity(entityName) }
+        guard !entity.isAbstract else {
+            throw ContextError.abstractEntity(entityName, concrete: entity.concreteEntities(in: model).map(\.name))
+        }
         let object = ManagedObject(id: TemporaryIDs.next(entity: entityName), info: entityInfo(named: entityName), context: self)
         for a in entity.allAttributes(in: model) {
             object.changes[a.name] = .attribute(a.defaultValue ?? .null)

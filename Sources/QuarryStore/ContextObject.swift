@@ -325,7 +325,9 @@ final class FaultBatch {
 /// Misuse of a context or its objects (validation failures are `ValidationError`).
 public enum ContextError: Error, Equatable, CustomStringConvertible {
     case unknownEntity(String, suggestion: String?)
-    case abstractEntity(String)
+    /// An abstract entity cannot be inserted; `concrete` are the
+    /// sub-entities that can (Entity+Hierarchy.swift).
+    case abstractEntity(String, concrete: [String])
     case unknownKey(String, entity: String, suggestion: String?)
     case notAManagedObject(key: String)
     case toManyNeedsAddOrRemove(key: String, entity: String)
@@ -342,7 +344,7 @@ public enum ContextError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownEntity(let e, let s): return "unknown entity '\(e)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
-        case .abstractEntity(let e): return "entity '\(e)' is abstract: insert one of its sub-entities"
+        case .abstractEntity(let e, let concrete): return Entity.abstractRefusal(e, concrete: concrete)
         case .unknownKey(let k, let e, let s): return "\(e) has no attribute or relationship '\(k)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
         case .notAManagedObject(let k): return "'\(k)' is a relationship: its value must be a managed object or nil"
         case .toManyNeedsAddOrRemove(let k, let e): return "\(e).\(k) is to-many: use add(_:to:) and remove(_:from:)"

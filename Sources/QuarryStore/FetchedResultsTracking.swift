@@ -127,12 +127,12 @@ extension FetchedResultsController {
     }
 
     func isKind(_ entity: String) -> Bool {
-        context.model.entity(named: entity)?.isKind(of: fetchRequest.entity, in: context.model) ?? false
+        context.model.entity(named: entity).map { Context.selects(fetchRequest, $0, in: context.model) } ?? false
     }
 
     /// Whether an object belongs in the results now, judged in memory.
     func belongs(_ object: ManagedObject) throws -> Bool {
-        guard object.context === context, !object.isDeleted, object.entity.isKind(of: fetchRequest.entity, in: context.model) else { return false }
+        guard object.context === context, !object.isDeleted, Context.selects(fetchRequest, object.entity, in: context.model) else { return false }
         guard let predicate else { return true }
         return try predicate.evaluate(.object(ObjectReference(object)))
     }

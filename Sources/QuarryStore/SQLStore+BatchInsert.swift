@@ -53,9 +53,7 @@ extension SQLStore {
     public func batchInsert(_ entityName: String, resultType: BatchResultType = .count,
                             next: () throws -> [String: Value]?) throws -> BatchResult {
         try checkWritable()
-        guard let entity = model.entity(named: entityName), !entity.isAbstract, let table = mapping.table(for: entityName) else {
-            throw StoreError.unknownEntity(entityName, suggestion: Suggestions.closest(to: entityName, among: model.entityNames))
-        }
+        let (entity, table) = try insertableEntity(entityName)
         let attributes = entity.allAttributes(in: model).filter { !$0.isTransient && mapping.column(for: $0.name, of: entityName) != nil }
         let known = Set(attributes.map(\.name))
         let columns = [SQLIdentifier.quoted(StoreMapping.entityColumn)] + attributes.map { SQLIdentifier.quoted(mapping.column(for: $0.name, of: entityName)!) }
@@ -75,6 +73,9 @@ extension SQLStore {
             while let values = try next() {
                 do {
                     for key in values.keys where !known.contains(key) {
+                        if entity.attribute(named: key, in: model)?.isTransient == true {
+                            throw StoreError.transientAttribute(key: key, entity: entityName)
+                        }
                         throw StoreError.unknownKey(key, entity: entityName, suggestion: Suggestions.closest(to: key, among: Array(known)))
                     }
                     var arguments: [Value] = [.string(entityName)]
@@ -208,5 +209,20 @@ extension SQLStore {
             }
         }
         return try fetch(FetchRequest(entity: entity, predicate: predicate)).map(\.id)
+    }
+}
+
+extension SQLStore {
+    /// The entity to insert and its table: an unknown name is refused with
+    /// the closest one, an abstract entity with its concrete sub-entities
+    /// (not as "unknown entity 'Person'; did you mean 'Person'?").
+    func insertableEntity(_ entityName: String) throws -> (Entity, String) {
+        guard let entity = model.entity(named: entityName), let table = mapping.table(for: entityName) else {
+            throw StoreError.unknownEntity(entityName, suggestion: Suggestions.closest(to: entityName, among: model.entityNames))
+        }
+        guard !entity.isAbstract else {
+            throw StoreError.abstractEntity(entityName, concrete: entity.concreteEntities(in: model).map(\.name))
+        }
+        return (entity, table)
     }
 }

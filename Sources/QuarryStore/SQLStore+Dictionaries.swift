@@ -28,7 +28,7 @@ extension SQLStore {
     public func fetchDictionaries(_ request: FetchRequest, engine: FetchEngine = .sql) throws -> [DictionaryRow] {
         // Planned on both engines: the memory engine reports the same bind
         // errors (unknown key, to-many without quantifier) as SQL.
-        let plan = try SQLPlanner.planDictionaries(request, mapping: mapping, now: now())
+        let plan = try SQLPlanner.planDictionaries(request, mapping: mapping, now: now(), inMemory: engine == .memory)
         if engine == .sql, let plan {
             let kinds = plan.types.map { $0.map(StoreValues.kind) ?? .automatic }
             var rows: [[Value]]

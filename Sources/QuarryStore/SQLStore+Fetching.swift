@@ -148,8 +148,11 @@ extension SQLStore {
     func fetchMemory(_ request: FetchRequest) throws -> [StoredObject] {
         // Interrupts asked for before this fetch are not its own.
         if !database.isInTransaction { database.clearInterruptRequest() }
-        let plan = try SQLPlanner.plan(request, mapping: mapping, now: now())
-        var all = try fetchSQL(FetchRequest(entity: request.entity))
+        // For its bind errors only: transient attributes are read here, from the objects.
+        let plan = try SQLPlanner.plan(request, mapping: mapping, now: now(), inMemory: true)
+        var every = FetchRequest(entity: request.entity)
+        every.includesSubentities = request.includesSubentities
+        var all = try fetchSQL(every)
         if let predicate = request.predicate.map({ Self.sqlConjunctsFirst($0, residual: plan.residual) }) {
             let compiled = try Evaluator.compile(predicate, options: evaluationOptions)
             all = try filterInterruptibly(all) { try compiled.evaluate(.object(ObjectReference($0))) }

@@ -216,12 +216,11 @@ public final class SQLStore {
     @discardableResult
     public func insert(_ entityName: String, _ values: [String: Value], toOne: [String: ObjectID] = [:]) throws -> ObjectID {
         try checkWritable()
-        guard let entity = model.entity(named: entityName), !entity.isAbstract, let table = mapping.table(for: entityName) else {
-            throw StoreError.unknownEntity(entityName, suggestion: Suggestions.closest(to: entityName, among: model.entityNames))
-        }
+        let (entity, table) = try insertableEntity(entityName)
         var columns = [SQLIdentifier.quoted(StoreMapping.entityColumn)]
         var arguments: [Value] = [.string(entityName)]
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            if entity.attribute(named: key, in: model)?.isTransient == true { throw StoreError.transientAttribute(key: key, entity: entityName) }
             guard let attribute = entity.attribute(named: key, in: model), let column = mapping.column(for: key, of: entityName) else {
                 throw StoreError.unknownKey(key, entity: entityName,
                                             suggestion: Suggestions.closest(to: key, among: entity.allProperties(in: model).map(\.name)))
@@ -285,6 +284,12 @@ public final class SQLStore {
 /// Errors of the store itself (the SQL layer's are `SQLiteError`, the language's `Diagnostic`).
 public enum StoreError: Error, Equatable, CustomStringConvertible {
     case unknownEntity(String, suggestion: String?)
+    /// An insert of an abstract entity; `concrete` are the sub-entities
+    /// that can be inserted (Entity+Hierarchy.swift).
+    case abstractEntity(String, concrete: [String])
+    /// A value for a transient attribute given to a store write: it has no
+    /// column (it lives in a context's objects only).
+    case transientAttribute(key: String, entity: String)
     case unknownKey(String, entity: String, suggestion: String?)
     case typeMismatch(key: String, entity: String, expected: String, got: String)
     case deleteDenied(entity: String, relationship: String, related: Int)
@@ -305,6 +310,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownEntity(let e, let s): return "unknown entity '\(e)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
+        case .abstractEntity(let e, let concrete): return Entity.abstractRefusal(e, concrete: concrete)
+        case .transientAttribute(let k, let e):
+            return "\(e).\(k) is transient: it is kept only in a context's objects and the store has nowhere to write it; nothing was written"
         case .unknownKey(let k, let e, let s): return "\(e) has no attribute or relationship '\(k)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
         case .typeMismatch(let k, let e, let expected, let got): return "\(e).\(k) holds \(expected), not \(got)"
         case .missingValue(let k, let e): return "\(e).\(k) is required and has no default"

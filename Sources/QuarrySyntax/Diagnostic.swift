@@ -56,6 +56,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Codable {
     case bindTypeMismatch = "B004"
     case keyAfterAttribute = "B005"
     case notAToManyKeyPath = "B006"
+    /// A transient attribute where SQL would need it: it has no column.
+    case transientInStore = "B007"
     // Evaluation
     case typeMismatch = "E001"
     case unknownFunction = "E002"

@@ -24,7 +24,7 @@ struct ContextModelShapesTests {
     func subEntitiesKeepTheirEntityThroughRelationships(engine: TestEngine) throws {
         let store = try engine.emptyStore(model: Self.model)
         let context = Context(store: store)
-        #expect(throws: ContextError.abstractEntity("Animal")) { try context.insert("Animal") }
+        #expect(throws: ContextError.abstractEntity("Animal", concrete: ["Dog", "Cat"])) { try context.insert("Animal") }
         let rex = try context.insert("Dog"), tom = try context.insert("Cat")
         try rex.setValue(.string("Rex"), forKey: "name")
         try tom.setValue(.string("Tom"), forKey: "name")

@@ -70,8 +70,9 @@ extension ShellSession {
             let width = Self.dotCommands.map(\.0.count).max()!
             var text = Self.dotCommands.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
             text += "\n\nStatements end with ';' (see Grammar/statements.ebnf):\n"
-            text += "  FETCH [DISTINCT] Entity [PROPERTIES ...] [WHERE p] [GROUP BY ...] [HAVING p] [SORT BY k [DESC], ...] [LIMIT n] [OFFSET n] [BATCH n]\n"
-            text += "  COUNT Entity [WHERE p]    EVAL expression    SET $name = value    EXPLAIN statement\n"
+            text += "  FETCH [DISTINCT] [ONLY] Entity [PROPERTIES ...] [WHERE p] [GROUP BY ...] [HAVING p] [SORT BY k [DESC], ...] [LIMIT n] [OFFSET n] [BATCH n]\n"
+            text += "  FETCH FROM TEMPLATE name [WITH $variable = value, ...]    (ONLY: without sub-entities)\n"
+            text += "  COUNT [ONLY] Entity [WHERE p]    EVAL expression    SET $name = value    EXPLAIN statement\n"
             text += "  INSERT Entity {key: value, ...}    UPDATE Entity SET key = value, ... [WHERE p]    DELETE Entity [WHERE p]\n"
             text += "  SECTIONS Entity BY keyPath [WHERE p] [SORT BY ...]\n"
             text += "  BEGIN    COMMIT    ROLLBACK    SAVEPOINT name    RELEASE name    ROLLBACK TO name\n"

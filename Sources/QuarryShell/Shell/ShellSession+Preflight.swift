@@ -25,16 +25,22 @@ extension ShellSession {
     /// Checks the statements of `text` with `variables` (updated by its SETs).
     func preflight(_ text: String, variables: inout [String: Value]) -> PreflightOutcome {
         let saved = self.variables
+        let savedEngine = engine
         self.variables = variables
         defer {
             variables = self.variables
             self.variables = saved
+            engine = savedEngine
         }
         for item in ScriptSplitter.split(SourceText(text)) {
             switch item.kind {
             case .dotCommand:
                 let command = item.text.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map { $0.lowercased() } ?? ""
                 if [".open", ".model", ".quit", ".exit"].contains(command) { return .stopped }
+                // The statements after `.engine memory` are checked as that
+                // engine runs them (a transient attribute is no error there).
+                if command == ".engine", let e = item.text.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first
+                    .flatMap({ FetchEngine(rawValue: $0.lowercased()) }) { engine = e }
             case .statement:
                 do throws(ShellError) {
                     try preflight(parseStatement(item.text))
@@ -51,10 +57,14 @@ extension ShellSession {
         // The memory engine binds as it evaluates; only names are checked for it.
         let planned = engine == .sql
         switch statement {
+        case .fetchTemplate:
+            // Resolved when parsed (ShellSession+Templates.swift); here only if built by hand.
+            try preflight(resolvingTemplates(statement))
         case .fetch(let f):
             _ = try entity(f.entity)
             var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate),
                                        sortDescriptors: sortDescriptors(f.sort))
+            request.includesSubentities = !f.only
             guard planned else { return }
             if !f.properties.isEmpty || !f.groupBy.isEmpty {
                 try fillDictionaryRequest(&request, f)
@@ -64,7 +74,7 @@ extension ShellSession {
                 let r = request
                 _ = try storeCall { s in try s.explain(r) }
             }
-        case .count(let name, let predicate), .delete(let name, let predicate):
+        case .count(let name, let predicate, _), .delete(let name, let predicate):
             _ = try entity(name)
             let p = try substitute(predicate)
             guard planned else { return }

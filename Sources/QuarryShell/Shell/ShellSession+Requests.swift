@@ -154,10 +154,13 @@ extension ShellSession {
             lines.append("arguments: [" + sql.arguments.map { Printer.format($0) }.joined(separator: ", ") + "]")
         }
         switch statement {
+        case .fetchTemplate:
+            return try explainText(resolvingTemplates(statement))
         case .fetch(let f):
             _ = try entity(f.entity)
             var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate, entity: f.entity.text),
                                        sortDescriptors: sortDescriptors(f.sort), fetchLimit: f.limit, fetchOffset: f.offset ?? 0)
+            request.includesSubentities = !f.only
             if !f.properties.isEmpty || !f.groupBy.isEmpty {
                 try fillDictionaryRequest(&request, f)
                 let r = request
@@ -166,9 +169,10 @@ extension ShellSession {
             } else {
                 try explainFetch(request, into: &lines)
             }
-        case .count(let name, let predicate):
+        case .count(let name, let predicate, let only):
             _ = try entity(name)
-            let request = FetchRequest(entity: name.text, predicate: try substitute(predicate, entity: name.text))
+            var request = FetchRequest(entity: name.text, predicate: try substitute(predicate, entity: name.text))
+            request.includesSubentities = !only
             let plan = try storeCall { s in try s.explain(request) }
             if let count = plan.countSQL { show(count) } else { try explainFetch(request, into: &lines) }
         case .sections(let name, _, let predicate, let sort):

@@ -9,7 +9,9 @@ extension ShellSession {
     /// Parses one statement with the session's `--arg` values; the statement
     /// grammar's errors become the shell's, code, span and hints unchanged.
     func parseStatement(_ text: String) throws(ShellError) -> Statement {
-        do { return try StatementParser.parse(text, arguments: arguments) } catch { throw ShellError(error) }
+        let parsed: Statement
+        do { parsed = try StatementParser.parse(text, arguments: arguments) } catch { throw ShellError(error) }
+        return try resolvingTemplates(parsed)
     }
 
     func execute(_ statement: Statement) throws(ShellError) {
@@ -23,11 +25,14 @@ extension ShellSession {
 
     func result(of statement: Statement) throws(ShellError) -> StatementOutput {
         switch statement {
+        case .fetchTemplate:
+            return try result(of: resolvingTemplates(statement))
         case .fetch(let f):
             return .rows(try fetch(f))
-        case .count(let name, let predicate):
+        case .count(let name, let predicate, let only):
             _ = try entity(name)
-            let request = FetchRequest(entity: name.text, predicate: try substitute(predicate, entity: name.text))
+            var request = FetchRequest(entity: name.text, predicate: try substitute(predicate, entity: name.text))
+            request.includesSubentities = !only
             let n = try storeCall { s in try s.count(request, engine: engine) }
             return .rows(ResultSet(columns: ["count"], rows: [[.int(Int64(n))]]))
         case .eval(let e):
@@ -155,6 +160,7 @@ extension ShellSession {
         var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate, entity: f.entity.text),
                                    sortDescriptors: sortDescriptors(f.sort), fetchLimit: f.limit, fetchOffset: f.offset ?? 0)
         request.fetchBatchSize = f.batchSize ?? 0
+        request.includesSubentities = !f.only
         if !f.properties.isEmpty || !f.groupBy.isEmpty {
             return try fetchProperties(f, request)
         }
@@ -172,6 +178,8 @@ extension ShellSession {
         let e = try entity(name)
         let model = try currentModel()
         let s = try store()
+        // First: no value can make an abstract entity insertable.
+        if let refusal = e.abstractRefusal(in: model) { throw ShellError(.malformedAssignment, refusal, at: name.span) }
         var attributes: [(String, Value)] = []
         var toOne: [(String, ObjectID?)] = []
         var spans: [String: SourceSpan] = [:]
@@ -195,9 +203,6 @@ extension ShellSession {
                 error.stage = "bind"
                 throw error
             }
-        }
-        guard !e.isAbstract else {
-            throw ShellError(.malformedAssignment, "\(e.name) is abstract: insert one of its sub-entities", at: name.span)
         }
         let context = Context(store: s)
         let id: ObjectID

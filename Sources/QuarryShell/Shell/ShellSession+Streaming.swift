@@ -23,6 +23,7 @@ extension ShellSession {
         var request = FetchRequest(entity: f.entity.text, predicate: try substitute(f.predicate, entity: f.entity.text),
                                    sortDescriptors: sortDescriptors(f.sort), fetchLimit: f.limit, fetchOffset: f.offset ?? 0)
         request.fetchBatchSize = f.batchSize ?? 0
+        request.includesSubentities = !f.only
         let columns = try defaultColumns(e)
         let formatter = presentation.formatter(for: mode)
         try storeCall { store in

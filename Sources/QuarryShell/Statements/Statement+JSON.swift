@@ -14,6 +14,7 @@ extension Statement {
         case .fetch(let f):
             var members: [(String, JSON)] = [("statement", .string("FETCH")), ("entity", .string(f.entity.text)),
                                              ("distinct", .bool(f.distinct))]
+            if f.only { members.append(("only", .bool(true))) }
             if !f.properties.isEmpty { members.append(("properties", items(f.properties))) }
             if let p = f.predicate { members.append(("where", p.json)) }
             if !f.groupBy.isEmpty { members.append(("groupBy", items(f.groupBy))) }
@@ -23,8 +24,13 @@ extension Statement {
             if let o = f.offset { members.append(("offset", .int(Int64(o)))) }
             if let b = f.batchSize { members.append(("batch", .int(Int64(b)))) }
             return .object(members)
-        case .count(let e, let p):
-            return .object([("statement", .string("COUNT")), ("entity", .string(e.text)), ("where", optional(p))])
+        case .count(let e, let p, let only):
+            var members: [(String, JSON)] = [("statement", .string("COUNT")), ("entity", .string(e.text))]
+            if only { members.append(("only", .bool(true))) }
+            return .object(members + [("where", optional(p))])
+        case .fetchTemplate(let name, let bindings):
+            return .object([("statement", .string("FETCH")), ("template", .string(name.text)),
+                            ("with", .object(bindings.map { ($0.variable.text, $0.value.json) }))])
         case .eval(let e):
             return .object([("statement", .string("EVAL")), ("expression", e.json)])
         case .evalPredicate(let p):
