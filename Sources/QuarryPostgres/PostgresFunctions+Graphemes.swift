@@ -73,15 +73,28 @@ extension PostgresFunctions {
         $fn$
         """#
         // The text with every character of several code points replaced by
-        // its code, or by `other` when it has none. With no codes one
-        // regexp_replace does it; otherwise runs of one-code-point
-        // characters and the others come as rows (the lookaheads keep a
-        // base that carries marks out of a run).
+        // its code, or by `other` when it has none. A few codes: one
+        // regexp_replace each (the lookarounds keep it to whole characters:
+        // no mark may follow, a LF may not be the second half of CR LF, a
+        // leading run of marks is a character only at the start), then one
+        // for all the rest, then CR LF. Many: runs of one-code-point characters and the
+        // others come as rows (the lookaheads keep a base that carries marks
+        // out of a run), which is linear too but slower per character.
         let graphemes = #"""
         CREATE OR REPLACE FUNCTION quarry_graphemes(s text, codes jsonb, other text) RETURNS text
         LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+        DECLARE g text; code text;
         BEGIN
-          IF codes = '{}'::jsonb THEN RETURN regexp_replace(s, '\r\n|.\#(ext)+', other, 'g'); END IF;
+          IF (SELECT count(*) FROM jsonb_object_keys(codes)) <= 16 THEN
+            FOR g, code IN SELECT key, value FROM jsonb_each_text(codes) WHERE key <> E'\r\n' LOOP
+              s := regexp_replace(s, CASE WHEN g ~ '^\#(ext)' THEN '^' WHEN left(g, 1) = E'\n' THEN '(?<!\r)' ELSE '' END
+                                     || regexp_replace(g, '([^[:alnum:]\u0080-\U0010FFFF])', '\\\1', 'g') || '(?!\#(ext))',
+                                  code, 'g');
+            END LOOP;
+            -- CR LF last: a code in its place would carry the marks after it.
+            s := regexp_replace(s, '(?:[^\n]|(?<!\r)\n)\#(ext)+', other, 'g');
+            RETURN replace(s, E'\r\n', coalesce(codes ->> E'\r\n', other));
+          END IF;
           RETURN (SELECT coalesce(string_agg(CASE WHEN m[1] = E'\r\n' OR m[1] ~ '^.\#(ext)'
                                                   THEN coalesce(codes ->> m[1], other) ELSE m[1] END, '' ORDER BY n), '')
                     FROM regexp_matches(s, '(?:[^\#(inner)\r](?!\#(ext))|\r(?![\n\#(inner)]))+|\r\n|.\#(ext)*', 'g')
