@@ -26,7 +26,7 @@ done
 [ -n "$seed" ] || seed=$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')
 [ "$models" -gt 0 ] || models=1
 export QUARRY_FUZZ_COUNT="$count" QUARRY_FUZZ_SEED="$seed"
-export QUARRY_FUZZ_FIXTURES=1 QUARRY_FUZZ_MODELS="$models" QUARRY_FUZZ_MODEL_COUNT=$(( (count + models - 1) / models ))
+export QUARRY_FUZZ_MODELS="$models" QUARRY_FUZZ_MODEL_COUNT=$(( (count + models - 1) / models ))
 swift build --build-tests >/dev/null
 run=(swift test --skip-build --filter 'EngineFuzzTests|RandomModelFuzzTests')
 if [ "$postgres" = 1 ]; then

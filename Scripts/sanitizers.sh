@@ -8,6 +8,7 @@
 #       flags are in Scripts/asan-build-flags.sh)
 #   Scripts/sanitizers.sh thread [swift test options...]
 #       the concurrency suites under ThreadSanitizer, in .build-tsan
+#       (suppressions, each with its reason: Scripts/tsan-suppressions.txt)
 #
 # Extra options go to `swift test` (e.g. --filter). Run it under
 # Scripts/postgres-test-server.sh to include the PostgreSQL suites. Exits
@@ -32,13 +33,26 @@ address)
     exec swift test "${asan_build_flags[@]}" "$@"
     ;;
 thread)
-    export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1}"
+    export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:suppressions=$PWD/Scripts/tsan-suppressions.txt}"
     export SWIFT_BACKTRACE=enable=no
-    # The suites that run work on several threads or connections at once:
-    # concurrent writers (SQLite and PostgreSQL), busy timeouts and
-    # interrupts (SQLite, PostgreSQL, memory, the REPL), locked stores,
-    # PostgreSQL's connection pool, concurrent evaluation of substitutions.
-    filter='ConcurrentWritersTests|BusyTimeout|Interrupting|InterruptTests|PoolTests|LockedStore|SubqueryAndSubstitutionTests'
+    # 5 trials of each concurrent-writer race instead of 20: each is several
+    # times slower under TSan, and the plain test run keeps all 20.
+    export QUARRY_WRITER_TRIALS="${QUARRY_WRITER_TRIALS:-5}"
+    # The suites that run work on several threads or connections at once,
+    # all inside the test process: concurrent writers (SQLite and
+    # PostgreSQL), busy timeouts and interrupts (SQLite, PostgreSQL's cancel
+    # requests, work in memory), locked stores, PostgreSQL's connection
+    # pool, concurrent evaluation of substitutions, values released on
+    # another thread, the linter's concurrentPerform. Clean on 2026-11-26
+    # (37 tests in 12 suites; no report, no suppression).
+    # Not here: suites that start the `quarry` executable (REPLInterruptTests,
+    # PagerTests, PartialFileTests' killed run). It links the Swift runtime
+    # statically (Package.swift), and so built it dies at start under
+    # TSan's static runtime ("CHECK failed: sanitizer_allocator_secondary.h:297"
+    # in free() under ProcessInfo.environment) — the clash the ASan build
+    # avoids with a shared runtime (Scripts/asan-build-flags.sh); the same
+    # for TSan (`-shared-libsan`) would need a build of its own, not tried yet.
+    filter='ConcurrentWritersTests|BusyTimeout|Interrupting|PostgresTests.InterruptTests|MemoryInterruptTests|PoolTests|LockedStore|SubqueryAndSubstitutionTests|ParkedReleaseTests|LintConfigTests'
     exec swift test --sanitize=thread --scratch-path .build-tsan --filter "$filter" "$@"
     ;;
 *)

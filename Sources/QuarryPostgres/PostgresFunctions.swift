@@ -24,9 +24,8 @@
 // rules beyond marks/ZWJ/CR LF are not modelled — regional-indicator pairs
 // (🇫🇷🇩🇪 CONTAINS 🇷🇩 is true here), Indic conjuncts (GB9c) and emoji ZWJ
 // sequences for LIKE's `?`, Hangul jamo and Prepend at match edges. Input
-// text is assumed NFC (needles and patterns are normalized here). LIKE
-// rebuilds its regular expression on every row (PostgreSQL caches the
-// compiled form); planners may prefer translating constant patterns.
+// text is assumed NFC (needles and patterns are normalized here). LIKE and
+// CONTAINS run in time linear in the text (PostgresFunctions+Graphemes.swift).
 // MATCHES is not a function here: PostgresRegex (QuarrySQL) translates ICU
 // patterns to PostgreSQL regular expressions at plan time.
 import QuarrySQL
@@ -55,6 +54,7 @@ public enum PostgresFunctions {
         }
         out.append(dispatch)
         out.append(contentsOf: matchers)
+        out.append(contentsOf: graphemeMatchers)
         return out
     }()
 
@@ -132,7 +132,7 @@ public enum PostgresFunctions {
     $fn$
     """
 
-    /// The needle and LIKE functions. `EXT` is the grapheme-extender class.
+    /// BEGINSWITH and ENDSWITH (CONTAINS and LIKE: PostgresFunctions+Graphemes.swift).
     static var matchers: [String] {
         let ext = extenders
         let begins = """
@@ -175,73 +175,6 @@ public enum PostgresFunctions {
         END
         $fn$
         """
-        let contains = """
-        CREATE OR REPLACE FUNCTION quarry_contains(s text, n text, flags integer) RETURNS boolean
-        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
-        DECLARE fs text; fn text; k integer; l integer; p integer; at integer := 0; nx text; prev text;
-        BEGIN
-          IF octet_length(n) <> char_length(n) THEN n := normalize(n, NFC); END IF;
-          fn := quarry_fold(n, flags) COLLATE "C";
-          IF fn = '' THEN RETURN false; END IF;
-          fs := quarry_fold(s, flags) COLLATE "C";
-          k := char_length(fn);
-          IF octet_length(fn) = k AND octet_length(s) = char_length(s) THEN RETURN strpos(fs, fn) > 0; END IF;
-          l := char_length(fs);
-          IF left(fn, 1) ~ '\(ext)' THEN
-            -- Only a string that starts with that mark can hold it as a character.
-            IF left(fs, k) <> fn THEN RETURN false; END IF;
-            at := 0; p := 1;
-          ELSE
-            p := strpos(fs, fn);
-          END IF;
-          WHILE p > 0 LOOP
-            at := at + p;
-            nx := substr(fs, at + k, 1);
-            prev := CASE WHEN at > 1 THEN substr(fs, at - 1, 1) ELSE '' END;
-            IF NOT (nx ~ '\(ext)') AND NOT (nx = E'\\n' AND right(fn, 1) = E'\\r')
-               AND NOT (prev = E'\\r' AND left(fn, 1) = E'\\n') THEN RETURN true; END IF;
-            IF left(fn, 1) ~ '\(ext)' THEN RETURN false; END IF;
-            p := strpos(substr(fs, at + 1), fn);
-          END LOOP;
-          RETURN false;
-        END
-        $fn$
-        """
-        let like = """
-        CREATE OR REPLACE FUNCTION quarry_like(s text, p text, flags integer) RETURNS boolean
-        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
-        DECLARE fs text; fp text; re text := ''; c text; escaped boolean := false; bytes boolean; one text;
-        BEGIN
-          IF p = '' THEN RETURN false; END IF;
-          IF octet_length(p) <> char_length(p) THEN p := normalize(p, NFC); END IF;
-          fp := quarry_fold(p, flags) COLLATE "C";
-          fs := quarry_fold(s, flags) COLLATE "C";
-          -- No wildcard and no escape: the pattern matches only itself. The
-          -- regex below would say the same, but a long pattern (a 10,000-
-          -- character value compared with another row's) builds one
-          -- lookahead per character and took minutes per call.
-          IF strpos(fp, '*') = 0 AND strpos(fp, '?') = 0 AND strpos(fp, '\\') = 0 THEN RETURN fs = fp; END IF;
-          -- The evaluator matches ASCII over bytes; anything else over characters.
-          bytes := octet_length(fp) = char_length(fp) AND octet_length(fs) = char_length(fs) AND strpos(fp, E'\\r\\n') = 0;
-          IF bytes THEN one := '.'; ELSE one := '(?:\\r\\n|(?:^\(ext)|[^\(ext.dropFirst()))\(ext)*)'; END IF;
-          FOR c IN SELECT m[1] FROM regexp_matches(fp, CASE WHEN bytes THEN '(.)' ELSE '(\\r\\n|.\(ext)*)' END, 'g') AS m LOOP
-            IF NOT escaped AND c = '\\' THEN escaped := true; CONTINUE; END IF;
-            IF NOT escaped AND c = '*' THEN
-              re := re || '.*';
-            ELSIF NOT escaped AND c = '?' THEN
-              re := re || one;
-            ELSE
-              IF NOT bytes AND c ~ '^\\n' THEN re := re || '(?<!\\r)'; END IF;
-              re := re || regexp_replace(c, '([^[:alnum:]\\u0080-\\U0010FFFF])', '\\\\\\1', 'g');
-              IF NOT bytes THEN re := re || '(?!\(ext))'; IF c ~ '\\r$' THEN re := re || '(?!\\n)'; END IF; END IF;
-            END IF;
-            escaped := false;
-          END LOOP;
-          IF escaped THEN re := re || '\\\\'; END IF;
-          RETURN fs ~ ('^(?:' || re || ')$');
-        END
-        $fn$
-        """
-        return [begins, ends, contains, like]
+        return [begins, ends]
     }
 }

@@ -42,7 +42,7 @@ let package = Package(
         benchmark("Sections", [store, "CompanyData"]),
         benchmark("Decorrelation", [store, .product(name: "QuarryPostgres", package: quarry), "CompanyData"]),
         // Issue 19's scale cliffs: store open, fixtures, long needles and patterns.
-        benchmark("Hardening", [.product(name: "QuarryFixtures", package: quarry)]),
+        benchmark("Hardening", [.product(name: "QuarryFixtures", package: quarry), .product(name: "QuarryPostgres", package: quarry)]),
         // Issue 21: a Core Data store read through QuarryCoreData's views.
         benchmark("CoreData", [.product(name: "QuarryCoreData", package: quarry)]),
         // Issue 24: linting a 2,000-file tree against reading it.

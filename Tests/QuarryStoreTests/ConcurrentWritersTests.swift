@@ -26,7 +26,9 @@ struct ConcurrentWritersTests {
     /// Rows per store: fewer on PostgreSQL, where each object-by-object
     /// UPDATE is a round trip to the server.
     static func employees(_ engine: TestEngine) -> Int { engine == .sqlite ? 2_000 : 400 }
-    static let trials = 20
+    /// QUARRY_WRITER_TRIALS lowers it where each trial is slow (the
+    /// ThreadSanitizer run, Scripts/sanitizers.sh thread, takes 5).
+    static let trials = Int(ProcessInfo.processInfo.environment["QUARRY_WRITER_TRIALS"] ?? "") ?? 20
 
     /// Two stores over two connections to one fresh database.
     final class Pair: @unchecked Sendable {

@@ -5,14 +5,19 @@
 //     10× the entities; it was roughly cubic);
 //   - `CONTAINS[cd]` with a 1 kB needle and `LIKE` with 50 `?` over 1 MB of
 //     text, in memory and in SQLite (Quarry's functions), each against a
-//     plain `CONTAINS` of a 3-byte needle over the same text (target ≤ 3×).
+//     plain `CONTAINS` of a 3-byte needle over the same text (target ≤ 3×);
+//     on PostgreSQL too (Quarry's PL/pgSQL functions) when
+//     QUARRY_POSTGRES_URL names a server.
 // The text is built to defeat the old quadratic loops: a run of one letter
 // the long needle and the pattern almost match at every position.
 //
 // Run: cd Tests/Benchmarks && swift package benchmark --target Hardening
+// (with PostgreSQL: Scripts/postgres-test-server.sh run -- bash -c
+// 'cd Tests/Benchmarks && swift package benchmark --target Hardening')
 import Benchmark
 import Foundation
 import QuarryFixtures
+import QuarryPostgres
 
 /// A chain of entities, each with two attributes, a to-one to the next and
 /// every tenth a many-to-many: the shape the scale measurements used.
@@ -51,6 +56,16 @@ let textModel = Model(entities: [Entity(name: "T", attributes: [Attribute(name: 
 nonisolated(unsafe) let textStore: SQLStore = {
     let store = try! SQLStore(path: ":memory:", model: textModel)
     _ = try! store.database.run(#"INSERT INTO "T" ("_pk", "_entity", "text") VALUES (1, 'T', ?)"#, [.string(text)])
+    return store
+}()
+
+/// The same text on PostgreSQL, in a schema of its own, when a server is named.
+nonisolated(unsafe) let postgresTextStore: SQLStore? = {
+    guard let server = ProcessInfo.processInfo.environment["QUARRY_POSTGRES_URL"], !server.isEmpty,
+          var url = try? PostgresURL(server) else { return nil }
+    url.schema = "quarry_bench_hardening_\(getpid())"
+    let store = try! SQLStore(postgres: url.description, model: textModel)
+    try! store.batchInsert("T", objects: [["text": .string(text)]])
     return store
 }()
 
@@ -93,6 +108,11 @@ let benchmarks: @Sendable () -> Void = {
         let request = FetchRequest(entity: "T", predicate: try! Parser.parsePredicate(SourceText(format), arguments: arguments))
         Benchmark("in SQLite, 1 MB, \(name)") { _ in
             blackHole(try textStore.count(request))
+        }
+        if let postgres = postgresTextStore {
+            Benchmark("in PostgreSQL, 1 MB, \(name)") { _ in
+                blackHole(try postgres.count(request))
+            }
         }
     }
 }
