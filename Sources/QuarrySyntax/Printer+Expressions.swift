@@ -139,8 +139,9 @@ extension Printer {
     }
 
     /// Whether `key` is a variable (`$name`) or a `%K` kept in parse-only
-    /// mode (`%K`, `%1$K`) that the lexer reads back as the same one token. Anything else with `$` or `%` in front is a
-    /// plain key, written `#"..."`. Asked of the lexer itself, so the two
+    /// mode (`%K`, `%1$K`) that the lexer reads back as the same one token.
+    /// Anything else with `$` or `%` in front is a plain key, written
+    /// `#"..."`. Asked of the lexer itself, so the two
     /// cannot drift: libFuzzer's parser target found `#"%@#"` (a specifier
     /// and more), `$` + a combining mark (one character, but bytes to the
     /// lexer) and `#"%$x…"` (not a specifier at all) printing bare.
