@@ -44,7 +44,15 @@ extension Parser {
             throw Diagnostic(.keyPathArgumentNotString, "%K needs a key path string, but argument is \(value.typeName)",
                              at: token.span, hints: ["use %@ to insert a value"], stage: .input)
         }
-        return path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        // A component starting with `$` or `%` would be read as a variable or
+        // a specifier (see `escapedKey`): refused, not evaluated as another key.
+        if let odd = components.first(where: { $0.utf8.first == UInt8(ascii: "$") || $0.utf8.first == UInt8(ascii: "%") }) {
+            throw Diagnostic(.keyPathArgumentNotString,
+                             "%K's argument \"\(path)\" has the key \"\(odd)\", which starts with '\(odd.prefix(1))' as a \(odd.hasPrefix("$") ? "variable" : "format specifier") does",
+                             at: token.span, hints: ["a key cannot start with '$' or '%'; use $name in the format string for a variable"], stage: .input)
+        }
+        return components
     }
 
     /// printf-style specifiers convert their argument the way C would read it.

@@ -171,7 +171,7 @@ extension Parser {
             path.append(text(token))
         case .escapedIdentifier:
             advance()
-            path.append(textAfterSigil(token))
+            path.append(try escapedKey(token))
         case .variable:
             // `$a.$b`: Apple reads the key from the variable at evaluation time.
             // The component keeps its `$`, which no plain key can start with.

@@ -37,7 +37,7 @@ extension Parser {
             return Expression(.keyPath(base: nil, path: [text(token)]), span: token.span)
         case .escapedIdentifier:
             advance()
-            return Expression(.keyPath(base: nil, path: [textAfterSigil(token)]), span: token.span)
+            return Expression(.keyPath(base: nil, path: [try escapedKey(token)]), span: token.span)
         case .punctuation(.leftParen):
             advance()
             var inner = try parseExpression()

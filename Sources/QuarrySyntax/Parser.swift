@@ -267,6 +267,22 @@ public struct Parser {
         return String(decoding: raw.utf8.dropFirst(), as: UTF8.self)
     }
 
+    /// The key an escaped-key token (`#size`, `#"first name"`) names. A key
+    /// path component that starts with `$` is a variable and one that starts
+    /// with `%` a specifier kept in parse-only mode (the tree has no other way
+    /// to say so), so a key spelled that way (`#"$ab"`, `#"%K"`) could only be
+    /// read back as the variable or the specifier: refused rather than
+    /// evaluated as something the writer did not mean (deviations.md).
+    func escapedKey(_ token: Token) throws(Diagnostic) -> String {
+        let key = textAfterSigil(token)
+        if let first = key.utf8.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "%") {
+            throw Diagnostic(.malformedKeywordEscape,
+                             "the key \(text(token)) starts with '\(Character(Unicode.Scalar(first)))', which marks a \(first == UInt8(ascii: "$") ? "variable" : "format specifier")",
+                             at: token.span, hints: ["a key cannot start with '$' or '%'; rename the key"])
+        }
+        return key
+    }
+
     /// The key a `#"..."` escape names: its string literal, decoded as any
     /// double-quoted string is.
     static func quotedKey(_ literal: Substring) -> String {

@@ -82,25 +82,46 @@ struct ParserTests {
         ("\tself =\n123\n", "SELF == 123"),
     ]
 
-    /// A quoted key that starts like a specifier or a variable but cannot be
-    /// one prints quoted (libFuzzer's parser target found `#"%@#"< a1`
-    /// printing as `%@# < a1`, which does not parse, and the others marked
-    /// below). Kept out of `canonicalForms`, the mutation fuzzer's seeds: a
-    /// quoted key spelled exactly like a variable or a `%K` (`#"$ab"`,
-    /// `#"%K"`) still prints as one — a known gap (issue 19: such keys need
-    /// their own node).
+    /// Quoted keys print quoted and read back as the same key: a key that
+    /// is not a word, and one spelled like a hyphenated keyword
+    /// (libFuzzer: `#UTI-CONFORMS-TO` would read back as `#UTI` minus …).
     static let quotedKeys: [(String, String)] = [
-        (#"#"%@#"< a1"#, #"#"%@#" < a1"#), (#"#"%" == 1"#, #"#"%" == 1"#), (#"#"$a-b" == 1"#, #"#"$a-b" == 1"#),
-        (#"#"$" == 1"#, #"#"$" == 1"#), (#"#"%a b" == 1"#, #"#"%a b" == 1"#),
-        // libFuzzer: `%$x` is no specifier (a position needs digits before `$`).
-        (#"#"%$xp" == 1"#, #"#"%$xp" == 1"#), (#"#"%1$" == 1"#, #"#"%1$" == 1"#), (#"#"$@x" == 1"#, #"#"$@x" == 1"#),
-        // libFuzzer: `#UTI-CONFORMS-TO` would read back as `#UTI` minus ….
+        (#"#"first name" == 1"#, #"#"first name" == 1"#), (#"#"a-b" == 1"#, #"#"a-b" == 1"#),
         (#"#"UTI-CONFORMS-TO" + #"" == 1"#, #"#"UTI-CONFORMS-TO" + #"" == 1"#),
-        // libFuzzer: only `%K` is a key component; `@avg.%d` does not parse.
-        (#"@avg.#"%d" == 1"#, #"@avg.#"%d" == 1"#), (#"a.#"%@" == 1"#, #"a.#"%@" == 1"#), ("a.%K == 1", "a.%K == 1"),
-        // libFuzzer: a key that is a variable and a space.
-        (#"#"$iNOT " == 1"#, #"#"$iNOT " == 1"#), (#"a.#"%K " == 1"#, #"a.#"%K " == 1"#),
+        (#"a.#"x y".b == 1"#, #"a.#"x y".b == 1"#), ("a.%K == 1", "a.%K == 1"),
     ]
+
+    /// A key component that starts with `$` is a variable and one that
+    /// starts with `%` a specifier, so a quoted key spelled that way cannot
+    /// mean a plain key: refused (L007), where it used to be evaluated as
+    /// the variable (`#"$ab"`) or printed as one. The inputs are the ones
+    /// libFuzzer's parser target found printing wrongly before.
+    static let keysSpelledLikePlaceholders = [
+        #"#"%@#"< a1"#, #"#"%" == 1"#, #"#"$a-b" == 1"#, #"#"$" == 1"#, #"#"%a b" == 1"#, #"#"%$xp" == 1"#,
+        #"#"%1$" == 1"#, #"#"$@x" == 1"#, #"@avg.#"%d" == 1"#, #"a.#"%@" == 1"#, #"#"$iNOT " == 1"#,
+        #"a.#"%K " == 1"#, #"#"$ab" == 1"#, #"#"%K" == 1"#, #"a.#"$x" == 1"#, #"SUBQUERY(x, $ab, #"$ab" == 1).@count > 0"#,
+    ]
+
+    @Test(arguments: keysSpelledLikePlaceholders)
+    func keysSpelledLikeAVariableOrSpecifierAreRefused(input: String) {
+        #expect {
+            try Parser.parsePredicate(input)
+        } throws: { error in
+            guard let d = error as? Diagnostic else { return false }
+            return d.code == .malformedKeywordEscape && d.message.contains("starts with")
+        }
+    }
+
+    /// The same rule for `%K`'s argument: "$ab" would be the variable $ab.
+    @Test(arguments: ["$ab", "a.$b", "%K", "a.%d"])
+    func aKeyPathArgumentSpelledLikeAPlaceholderIsRefused(argument: String) {
+        #expect {
+            try Parser.parsePredicate("%K == 1", arguments: [.string(argument)])
+        } throws: { error in
+            guard let d = error as? Diagnostic else { return false }
+            return d.code == .keyPathArgumentNotString && d.message.contains(argument)
+        }
+    }
 
     @Test(arguments: quotedKeys)
     func quotedKeysPrintQuotedAndReparse(input: String, expected: String) throws {
