@@ -43,6 +43,20 @@ import QuarryEvaluation
         #expect(PostgresRegex.translate(pattern, folding: .none) == nil)
     }
 
+    /// Patterns PostgreSQL would take seconds to compile, or refuse as "too
+    /// complex" where memory answers, run in memory; their neighbours just
+    /// under the bounds still translate.
+    @Test(arguments: [
+        (String(repeating: "a*", count: 64), true), (String(repeating: "a*", count: 65), false),
+        (String(repeating: "a?", count: 200), false), (String(repeating: "(a|b){1,3}", count: 65), false),
+        ("(.{1,100}){1,100}", true), ("(a{1,255}){1,255}", false), ("((a{1,5}){1,5}){1,5}", true),
+        (String(repeating: "a+", count: 500), true), (String(repeating: "abc", count: 3_000), true),
+        (String(repeating: "abc", count: 3_334), false), ("(a{2}){5000}", false),
+    ] as [(String, Bool)])
+    func patternsPostgreSQLWouldCompileSlowlyRunInMemory(pattern: String, translated: Bool) {
+        #expect((PostgresRegex.translate(pattern, folding: .none) != nil) == translated)
+    }
+
     @Test(arguments: [
         ("John", "^(?:john)$"),                      // the subject is folded too
         ("j.*", "^(?:j" + dot + "*)$"),
