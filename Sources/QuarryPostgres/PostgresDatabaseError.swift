@@ -75,6 +75,4 @@ public struct PostgresDatabaseError: Error, Sendable, Equatable, CustomStringCon
     }
 }
 
-extension PostgresDatabaseError: LocalizedError {
-    public var errorDescription: String? { description }
-}
+

@@ -13,7 +13,7 @@ import Foundation
 /// ```swift
 /// let v: Value = .array([.int(1), .string("Zoë"), .null])
 /// ```
-public enum Value: Sendable, Equatable {
+public enum Value: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -53,7 +53,7 @@ extension KeyValueAccessible {
 
 /// A reference to a host object; two references are equal when they point at
 /// the same object (identity, like managed objects in one context).
-public struct ObjectReference: Sendable, Equatable {
+public struct ObjectReference: Sendable, Hashable {
     public let object: any KeyValueAccessible
 
     public init(_ object: any KeyValueAccessible) { self.object = object }
@@ -61,6 +61,9 @@ public struct ObjectReference: Sendable, Equatable {
     public static func == (a: ObjectReference, b: ObjectReference) -> Bool {
         a.object === b.object
     }
+
+    /// Identity, as `==` is.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(object)) }
 }
 
 extension Value {

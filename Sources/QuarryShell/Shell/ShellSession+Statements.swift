@@ -106,16 +106,12 @@ extension ShellSession {
         } catch let d as Diagnostic {
             throw ShellError(d)
         } catch let e as StoreError {
+            // The code is the error's own (StoreErrors+QuarryError.swift).
             var error = ShellError.failed(e.description)
-            switch e {
-            case .outOfRange, .deleteDenied:
-                // The model's rules refusing a write: the statement failed.
-                error.code = ShellCode.validationFailed.rawValue
-                throw error
-            case .typeMismatch: error.code = DiagnosticCode.bindTypeMismatch.rawValue
-            default: error.code = DiagnosticCode.unknownKeyInModel.rawValue
-            }
-            error.exitCode = ExitStatus.badInput
+            error.code = e.report.code
+            // The model's rules refusing a write: the statement failed (1);
+            // anything else the store refuses was bad input (65).
+            if error.code != ShellCode.validationFailed.rawValue { error.exitCode = ExitStatus.badInput }
             throw error
         } catch let e as SQLiteError {
             if e.kind == .interrupted { throw ShellError.failed("interrupted", code: .interrupted) }

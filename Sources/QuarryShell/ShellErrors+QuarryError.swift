@@ -1,0 +1,14 @@
+// The shell's own errors and the machine interface's JSON reader as
+// QuarryError reports. A ShellError already is one in all but name; a JSON
+// line that does not parse is A006, as `quarry eval --jsonl` answers it.
+import QuarrySyntax
+
+extension ShellError: QuarryError {
+    public var report: ErrorReport {
+        ErrorReport(code: code, message: message, span: located ? span : nil, hints: hints)
+    }
+}
+
+extension JSONError: QuarryError {
+    public var report: ErrorReport { ErrorReport(code: DiagnosticCode.invalidRequest.rawValue, message: description) }
+}
