@@ -1,0 +1,183 @@
+// The README's Swift snippets compile and run: each ```swift block of
+// README.md is copied, byte for byte, into a function below between
+// `README snippet N` markers (its `import` lines are this file's imports), and
+// a test checks the copies still match — so a snippet that stops compiling
+// fails the build, and one edited in the README alone fails the match.
+// The library snippet runs from the package root (it reads
+// Examples/Models/Company.yaml) on an in-memory store, and its results are
+// checked; the Core Data snippets name an app's files (`App.sqlite`), so
+// they are compiled and not run.
+import Foundation
+import Testing
+import QuarryCoreData
+import QuarryStore
+
+/// The host type the library snippet compiles a predicate for.
+private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable {
+    let name: String, salary: Int, department: String
+    init(_ name: String, _ salary: Int, _ department: String) {
+        self.name = name
+        self.salary = salary
+        self.department = department
+    }
+    func value(forKey key: String) -> Value? {
+        switch key {
+        case "name": return .string(name)
+        case "salary": return .int(Int64(salary))
+        case "department": return ["name": .string(department)]
+        default: return nil
+        }
+    }
+    static func accessor(forKey key: String) -> KeyAccessor<EmployeeObject>? {
+        switch key {
+        case "name": return .string { $0.name }
+        case "salary": return .int { $0.salary }
+        case "department": return .value { ["name": .string($0.department)] }
+        default: return nil
+        }
+    }
+}
+
+@Suite struct ReadmeSnippetTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The README's ```swift blocks, without their `import` lines and the blank line after them.
+    static func readmeSnippets() throws -> [String] {
+        let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        var blocks: [String] = [], current: [Substring]? = nil
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```swift" { current = []; continue }
+            if current != nil, line == "```" { blocks.append(current!.joined(separator: "\n")); current = nil; continue }
+            current?.append(line)
+        }
+        return blocks.map { block in
+            var lines = block.split(separator: "\n", omittingEmptySubsequences: false)
+            while let first = lines.first, first.hasPrefix("import ") || (first.isEmpty && lines.count > 1) { lines.removeFirst() }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// The copies in this file, dedented.
+    static func copies() throws -> [String] {
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        var copies: [Int: [Substring]] = [:], open: Int? = nil, indent = 0
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop(while: { $0 == " " })
+            if trimmed.hasPrefix("// README snippet "), let n = Int(trimmed.dropFirst("// README snippet ".count)) {
+                open = n
+                indent = line.count - trimmed.count
+                copies[n] = []
+                continue
+            }
+            if trimmed == "// end of README snippet" { open = nil; continue }
+            // Blank lines carry no indentation; others lose the marker's.
+            if let n = open { copies[n]!.append(trimmed.isEmpty ? trimmed : line.dropFirst(indent)) }
+        }
+        return copies.keys.sorted().map { copies[$0]!.joined(separator: "\n") }
+    }
+
+    @Test func everySnippetIsCopiedHereUnchanged() throws {
+        let readme = try Self.readmeSnippets(), copies = try Self.copies()
+        #expect(readme.count >= 3, "found \(readme.count) swift blocks in the README")
+        #expect(readme.count == copies.count, "README has \(readme.count) swift blocks, this file copies \(copies.count)")
+        for (i, (a, b)) in zip(readme, copies).enumerated() {
+            #expect(a == b, "README snippet \(i + 1) differs from its copy here:\n\(a)\n--- copy ---\n\(b)")
+        }
+    }
+
+    @Test func theLibrarySnippetRuns() throws {
+        guard FileManager.default.fileExists(atPath: "Examples/Models/Company.yaml") else {
+            Issue.record("run from the package root: the snippet reads Examples/Models/Company.yaml")
+            return
+        }
+        let objects: [Value] = [.object(ObjectReference(EmployeeObject("Ann", 90_000, "Sales"))),
+                                .object(ObjectReference(EmployeeObject("Bo", 40_000, "Sales")))]
+        // README snippet 1
+        let model = try ModelReader.read(from: "Examples/Models/Company.yaml")
+        let store = try SQLStore(path: ":memory:", model: model)   // a file path; or SQLStore(postgres: "postgres://...", model: model) with QuarryPostgres
+        let context = Context(store: store)
+        let sales = try context.insert("Department")
+        try sales.setValue("Sales", forKey: "name")          // Value has literals: "Sales", 50_000, 2.5, true, [1, 2], ["k": 1]
+        try context.save()                                   // validated, then one transaction
+
+        var request = FetchRequest(entity: "Employee",
+                                   predicate: try Parser.parsePredicate("department.name == %@ AND salary > %@",
+                                                                        arguments: ["Sales", 50_000]))
+        request.sortDescriptors = [SortDescriptor("name", caseInsensitive: true)]
+        let employees = try context.fetch(request)           // lowered to SQL, the rest in memory
+        let plan = try store.explain(request)                 // the SQL and its bound arguments
+
+        let predicate = try Parser.parsePredicate("name BEGINSWITH[cd] 'jo'")
+        let matches = try Evaluator.compile(predicate).evaluate(["name": "José"])   // true
+
+        // Core Data's other request shapes: sub-entities left out, IDs only, and a
+        // model's template with its $variables.
+        request.includesSubentities = false                   // FETCH ONLY Employee
+        let ids = try context.fetchObjectIDs(request)         // [ObjectID], no objects made
+        let rich = try context.fetch(try FetchRequest(template: "onBigProjects", in: model,
+                                                      substitutionVariables: ["minimum": 100_000]))
+        request.includesSubentities = true
+        // Transient attributes live only in a context's objects: a fetch whose SQL
+        // would need one is refused (B007); `context.fetch(request, engine: .memory)`
+        // judges it in memory.
+
+        // Large results in bounded memory: IDs only, a batch of objects loaded per
+        // query on first read, at most 3 batches alive (older ones leave the context
+        // unless you still hold their objects or they have unsaved changes).
+        request.fetchBatchSize = 1000
+        request.relationshipKeyPathsForPrefetching = ["department", "projects"]   // one query per path per batch
+        for employee in try context.fetchBatched(request) { _ = employee.object(forKey: "department")?["name"] }   // no query
+
+        // Your own types answer `value(forKey:)` (KeyValueAccessible); adopting
+        // TypedKeyValueAccessible as well (typed accessors per key) lets a predicate
+        // compiled for the type read its properties directly, key paths resolved once.
+        let filter = try Evaluator.compile(try Parser.parsePredicate("department.name == 'Sales' AND salary > 50000"),
+                                           for: EmployeeObject.self)
+        let hits = try filter.filter(objects)                // objects: [Value], e.g. .object(ObjectReference(e))
+
+        // Values are Hashable and Codable (the tagged JSON of `quarry eval --jsonl`:
+        // {"$date": …}, {"$uuid": …}), and bridge Foundation's types.
+        let row: Value = ["name": "Zoë", "start": Value(Date()), "id": Value(UUID())]
+        let json = try JSONEncoder().encode(row)
+        let again = try JSONDecoder().decode(Value.self, from: json)   // == row
+
+        // Every error is a QuarryError: a stable code (the shell's), a message,
+        // where it points, hints; and a LocalizedError.
+        do { _ = try context.fetch(FetchRequest(entity: "Employe")) } catch let error as any QuarryError {
+            print(error.report.code, error.report.message)   // B001 unknown entity 'Employe'; did you mean 'Employee'?
+        }
+        // end of README snippet
+
+        // What the snippet's comments promise.
+        #expect(try context.count(FetchRequest(entity: "Department")) == 1)
+        #expect(employees.isEmpty && ids.isEmpty && rich.isEmpty)
+        #expect(plan.sql.sql.contains("SELECT") && plan.sql.arguments.count == 2)
+        #expect(matches == true)
+        #expect(hits.count == 1)
+        #expect(again == row)
+        do { _ = try context.fetch(FetchRequest(entity: "Employe")); Issue.record("no error") } catch let error as any QuarryError {
+            #expect(error.report.code == "B001" && error.report.message == "unknown entity 'Employe'; did you mean 'Employee'?")
+            #expect(error.localizedDescription == "\(error)")
+        } catch {
+            Issue.record("\(type(of: error)) is not a QuarryError")
+        }
+    }
+
+    /// Compiled, not run: they open an app's store.
+    func coreDataSnippets() throws {
+        do {
+            // README snippet 2
+            let store = try SQLStore(coreDataStore: "App.sqlite")            // or model: someModel
+            let opened = try CoreDataStore.open(path: "App.sqlite", modelPath: "App.xcdatamodeld")
+            print(opened.modelSource, opened.warnings)
+            // end of README snippet
+            _ = store
+        }
+        do {
+            // README snippet 3
+            let source = try SQLStore(coreDataStore: "App.sqlite")
+            try StoreExport.copy(from: source, toFile: "data.sqlite")       // or to: an open SQLStore of the same model
+            // end of README snippet
+        }
+    }
+}
