@@ -83,7 +83,10 @@ let package = Package(
             // the shared Foundation, whose link lines do not name the static
             // archives' own dependencies, so they are named here. Libraries and
             // tests are unaffected.
-            linkerSettings: [.unsafeFlags([
+            // QUARRY_SHARED_STDLIB=1 (Scripts/sanitizers.sh thread) links it the
+            // ordinary way instead: ThreadSanitizer's runtime cannot share a
+            // process with a statically linked Swift runtime and libdispatch.
+            linkerSettings: Context.environment["QUARRY_SHARED_STDLIB"] != nil ? [] : [.unsafeFlags([
                 "-static-stdlib", "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic",
                 "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
                 "-l_CFXMLInterface", "-lxml2", "-lstdc++",

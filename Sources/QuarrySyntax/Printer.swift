@@ -93,3 +93,13 @@ public enum Printer {
         write(c.rhs, minimumPrecedence: Precedence.comparisonOperand, to: &out)
     }
 }
+
+// `print(predicate)` and string interpolation give the canonical form (what
+// `Printer.format` gives), not the tree's structure: what a user wrote, tidied.
+extension Predicate: CustomStringConvertible {
+    public var description: String { Printer.format(self) }
+}
+
+extension Expression: CustomStringConvertible {
+    public var description: String { Printer.format(self) }
+}

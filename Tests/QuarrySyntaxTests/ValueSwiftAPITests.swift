@@ -102,3 +102,18 @@ import Testing
         #expect(Value.string("s").stringValue == "s")
     }
 }
+
+@Suite struct TreeDescriptionTests {
+    @Test(arguments: [("a=1 and not b<2", "a == 1 AND NOT b < 2"), ("name beginswith[cd] 'jo'", #"name BEGINSWITH[cd] "jo""#),
+                      ("ANY x.y IN {1,2}", "ANY x.y IN {1, 2}")])
+    func predicatesDescribeThemselvesCanonically(input: String, expected: String) throws {
+        let p = try Parser.parsePredicate(input)
+        #expect("\(p)" == expected)
+        #expect(p.description == Printer.format(p))
+    }
+
+    @Test func expressionsDescribeThemselvesCanonically() throws {
+        let e = try Parser.parseExpression("1+2 * salary")
+        #expect("\(e)" == "1 + 2 * salary")
+    }
+}
