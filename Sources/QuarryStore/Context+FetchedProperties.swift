@@ -71,8 +71,22 @@ extension Context {
     }
 
     func evaluateFetchedProperty(_ f: FetchedProperty, of source: ManagedObject, engine: FetchEngine = .sql) throws -> [ManagedObject] {
-        let request = try fetchedPropertyRequest(f, of: source)
-        return try fetch(request, engine: engine).sorted { Self.insertionOrder($0.objectID, $1.objectID) }
+        var request = try fetchedPropertyRequest(f, of: source)
+        var selected: [ManagedObject]
+        if let p = request.predicate, FetchedPropertyBinding.holdsObject(p) {
+            // A comparison with an object (`department == $FETCH_SOURCE`)
+            // is judged on the context's objects (uniqued: the same object
+            // is the same reference); the store gets the conjuncts that
+            // hold none, and the whole predicate runs on what it returns.
+            let parts = if case .and(let ps) = p.kind { ps } else { [p] }
+            let plain = parts.filter { !FetchedPropertyBinding.holdsObject($0) }
+            request.predicate = plain.isEmpty ? nil : plain.count == 1 ? plain[0] : QuarrySyntax.Predicate(.and(plain))
+            let judge = try Evaluator.compile(p, options: store.evaluationOptions)
+            selected = try fetch(request, engine: engine).filter { try judge.evaluate(.object(ObjectReference($0))) }
+        } else {
+            selected = try fetch(request, engine: engine)
+        }
+        return selected.sorted { Self.insertionOrder($0.objectID, $1.objectID) }
     }
 
     /// The request of a fetched property for `source`: its predicate with
@@ -96,8 +110,19 @@ extension Context {
 /// Folds key paths that start at a constant (what `$FETCH_SOURCE.path`
 /// became once substituted) into the constant they read, everywhere in a
 /// predicate, so that SQL sees a plain value.
-struct FetchedPropertyBinding {
+final class FetchedPropertyBinding {
     let options: EvaluationOptions
+    /// An object constant was met (set by the walk).
+    private(set) var metObject = false
+
+    init(options: EvaluationOptions) { self.options = options }
+
+    /// Whether `p` compares with an object constant somewhere.
+    static func holdsObject(_ p: QuarrySyntax.Predicate) -> Bool {
+        let walk = FetchedPropertyBinding(options: .init())
+        _ = try? walk.predicate(p)
+        return walk.metObject
+    }
 
     func predicate(_ p: QuarrySyntax.Predicate) throws -> QuarrySyntax.Predicate {
         var out = p
@@ -117,16 +142,24 @@ struct FetchedPropertyBinding {
     func expression(_ e: QuarrySyntax.Expression) throws -> QuarrySyntax.Expression {
         var out = e
         switch e.kind {
-        case .constant, .evaluatedObject, .anyKey, .placeholder, .variable: break
+        case .constant(let v):
+            if Self.isObject(v) { metObject = true }
+        case .evaluatedObject, .anyKey, .placeholder, .variable: break
         case .keyPath(let base, let path):
             guard let base else { break }
-            let b = try expression(base)
-            out.kind = .keyPath(base: b, path: path)
             // A path from a constant (the source object, the property's
             // description) is read now; one from anything else stays.
-            if case .constant = b.kind, !path.contains(where: { $0.hasPrefix("$") || $0.hasPrefix("%") }) {
-                out.kind = .constant(try Evaluator.compile(out, options: options).evaluate(.null))
+            guard case .constant(let c) = base.kind else {
+                out.kind = .keyPath(base: try expression(base), path: path)
+                break
             }
+            if path.contains(where: { $0.hasPrefix("$") || $0.hasPrefix("%") }) {
+                if Self.isObject(c) { metObject = true }
+                break
+            }
+            let v = try Evaluator.compile(out, options: options).evaluate(.null)
+            if Self.isObject(v) { metObject = true }
+            out.kind = .constant(v)
         case .index(let b, let sub):
             var s = sub
             if case .expression(let i) = sub { s = .expression(try expression(i)) }
@@ -144,5 +177,14 @@ struct FetchedPropertyBinding {
         case .assignment(let name, let v): out.kind = .assignment(variable: name, value: try expression(v))
         }
         return out
+    }
+
+    private static func isObject(_ v: Value) -> Bool {
+        switch v {
+        case .object: return true
+        case .array(let xs), .set(let xs), .orderedSet(let xs): return xs.contains(where: isObject)
+        case .dictionary(let d): return d.values.contains(where: isObject)
+        default: return false
+        }
     }
 }

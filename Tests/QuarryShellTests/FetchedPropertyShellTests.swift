@@ -47,7 +47,7 @@ struct FetchedPropertyShellTests {
         ("FETCH Department PROPERTIES name, wellPaid, wellPaid.@count SORT BY name", table, "", 0),
         (".engine memory\nFETCH Department PROPERTIES name, wellPaid, wellPaid.@count SORT BY name", table, "", 0),
         ("FETCH Department PROPERTIES name, outsiders.name WHERE name == 'Ops'",
-         " name | outsiders.name\n------+----------------\n Ops  | [\"Ann\", \"Bob\"]\n(1 row)\n", "", 0),
+         " name | outsiders.name\n------+----------------\n Ops  | [Ann, Bob]\n(1 row)\n", "", 0),
     ]
 
     static var locations: [String] { PostgresTestEnvironment.shouldRun ? ["sqlite", "postgres"] : ["sqlite"] }
