@@ -4,6 +4,8 @@
 // Foundation collections the archive uses (NS.objects / NS.keys, and Core
 // Data's own known-keys dictionary, whose values sit in `values`); what the
 // objects mean is the caller's business (CachedModelReader.swift).
+import QuarryModel
+
 struct KeyedArchive {
     let objects: [PropertyListValue]
     let root: PropertyListValue

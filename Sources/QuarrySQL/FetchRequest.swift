@@ -74,6 +74,11 @@ public struct FetchRequest: Sendable {
     /// its `Employee`s and `Customer`s); false selects exactly the entity
     /// (`FETCH ONLY Person` in the shell), so an abstract one gives nothing.
     public var includesSubentities = true
+    /// Core Data's flag (default true). A context's fetch reads the rows it
+    /// selects either way (what Core Data keeps in its row cache Quarry puts
+    /// in the objects), so it matters only with `fetchBatchSize`: false loads
+    /// the first batch's rows with the fetch (Context+FaultingOptions.swift).
+    public var returnsObjectsAsFaults = true
 
     public init(entity: String, predicate: QuarrySyntax.Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
                 fetchLimit: Int? = nil, fetchOffset: Int = 0) {

@@ -323,6 +323,7 @@ extension Context {
     /// `mergeChanges` is true (they stay on top of the fresh values), dropped
     /// otherwise — Core Data's `refresh(_:mergeChanges:)`.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        forgetFetchedProperties(of: object)
         guard object.context === self, !object.isInserted else { return }
         object.committed = SavedValues()
         object.unresolvedKeys = [:]

@@ -57,6 +57,7 @@ extension Context {
                     objects.append(object)
                 }
             }
+            try realizeFirstBatch(of: objects, request)
             return objects
         }
         let objects = try fetchObjects(request)

@@ -65,7 +65,9 @@ extension Context {
         guard hasChanges else { return }
         try store.checkWritable()
         let (objects, updatesOnly) = Self.inInsertionOrder(pending.values)
-        let failures = try Validator(context: self).validate(objects)
+        // The app's hooks first (they may correct values the model's rules then judge).
+        let hooked = try runValidationHooks(objects)
+        let failures = try Validator(context: self).validate(objects) + hooked
         if !failures.isEmpty { throw ValidationError(failures: failures) }
 
         // Everything below runs inside the transaction and only computes;
@@ -141,6 +143,7 @@ extension Context {
                             permanent: [ObjectID: ObjectID], dropped: [ManagedObject]) {
         // Store-side cached rows are stale now; later store fetches read anew.
         store.registeredObjects.removeAll()
+        forgetFetchedProperties()
         for object in inserted + dropped + deleted { registry[object.objectID] = nil }
         func remap(_ v: PropertyValue) -> PropertyValue {
             switch v {

@@ -73,6 +73,11 @@ public final class Context {
     /// merged into it as soon as they finish.
     public var automaticallyMergesBatchResults = true
 
+    /// The app's validation rules, run on save with the model's (Context+ValidationHooks.swift).
+    public var validationHooks = ValidationHooks()
+    /// Results of fetched properties read so far (Context+FetchedProperties.swift).
+    var fetchedPropertyCache = FetchedPropertyCache()
+
     /// What the context's entity infos, and through them its objects, point at (see `ContextLink`).
     let link = ContextLink()
 
@@ -316,6 +321,7 @@ public final class Context {
         pending.removeAll()
         unpropagatedDeletes = []
         undoState = UndoState()
+        forgetFetchedProperties()
     }
 
     /// Forgets every object: each one held leaves the context (its `context`
@@ -329,6 +335,7 @@ public final class Context {
         unannounced = ContextChanges()
         _ = unannouncedUpdates.take()
         undoState = UndoState()
+        forgetFetchedProperties()
     }
 }
 

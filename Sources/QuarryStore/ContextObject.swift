@@ -275,8 +275,10 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
             let loaded = try context.loadRelationship(r, of: self)
             committed[r.name] = loaded
             return loaded
-        case .fetchedProperty:
-            return .attribute(.null)
+        case .fetchedProperty(let f):
+            // Run on first access, then cached (Context+FetchedProperties.swift).
+            guard let context else { return .toMany([]) }
+            return .toMany(try context.fetchedPropertyIDs(f, of: self))
         }
     }
 

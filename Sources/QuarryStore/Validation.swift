@@ -33,6 +33,8 @@ public enum ValidationReason: Sendable, Equatable, CustomStringConvertible {
     case notUnique(properties: [String], conflicting: ObjectID)
     /// Deleting the object is refused while the relationship holds objects.
     case deleteDenied(related: Int)
+    /// Refused by one of the app's validation hooks (Context+ValidationHooks.swift).
+    case hook(String)
 
     public var description: String {
         switch self {
@@ -47,6 +49,7 @@ public enum ValidationReason: Sendable, Equatable, CustomStringConvertible {
         case .tooManyRelated(let m, let n): return "holds \(n) objects, more than the maximum \(m)"
         case .notUnique(let ps, let other): return "(\(ps.joined(separator: ", "))) is already used by \(other)"
         case .deleteDenied(let n): return "has the Deny rule and still holds \(n) object\(n == 1 ? "" : "s")"
+        case .hook(let message): return message
         }
     }
 }

@@ -3,6 +3,7 @@
 // every truncation, and seeded byte flips of it and of the corpus stores'
 // metadata — is an error or a value, never a crash or a hang.
 import Foundation
+import QuarryModel
 import QuarrySQLite
 import Testing
 @testable import QuarryCoreData

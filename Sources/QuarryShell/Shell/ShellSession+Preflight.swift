@@ -66,7 +66,8 @@ extension ShellSession {
                                        sortDescriptors: sortDescriptors(f.sort))
             request.includesSubentities = !f.only
             guard planned else { return }
-            if !f.properties.isEmpty || !f.groupBy.isEmpty {
+            // PROPERTIES naming a fetched property run through a context (ShellSession+FetchedProperties.swift).
+            if !f.properties.isEmpty || !f.groupBy.isEmpty, !readsFetchedProperty(f, try entity(f.entity), try currentModel()) {
                 try fillDictionaryRequest(&request, f)
                 let r = request
                 _ = try storeCall { s in try SQLPlanner.planDictionaries(r, mapping: s.mapping, now: s.now()) }

@@ -7,6 +7,8 @@ import Foundation
 
 extension ShellSession {
     func fetchProperties(_ f: FetchStatement, _ base: FetchRequest) throws(ShellError) -> ResultSet {
+        let model = try currentModel()
+        if let e = model.entity(named: base.entity), readsFetchedProperty(f, e, model) { return try fetchPropertiesThroughContext(f, base) }
         var request = base
         try fillDictionaryRequest(&request, f)
         let rows = try storeCall { s in try s.fetchDictionaries(request, engine: engine) }
