@@ -1,6 +1,6 @@
-// Opening a Core Data store and reading its property lists, as QuarryError
-// reports: R002 (the store cannot be opened as asked) for every kind, R005
-// when there is no usable model — the codes the shell prints.
+// Opening a Core Data store as a QuarryError report: R002 (the store cannot
+// be opened as asked) for every kind, R005 when there is no usable model —
+// the codes the shell prints.
 import QuarrySyntax
 
 extension CoreDataError: QuarryError {
@@ -8,8 +8,4 @@ extension CoreDataError: QuarryError {
         let code = kind == .noModel || kind == .unreadableModel ? "R005" : "R002"
         return ErrorReport(code: code, message: message, hints: hint.map { [$0] } ?? [])
     }
-}
-
-extension PropertyListError: QuarryError {
-    public var report: ErrorReport { ErrorReport(code: "R002", message: description) }
 }

@@ -38,6 +38,10 @@ extension ContextError: QuarryError {
     }
 }
 
+extension ValidationHookError: QuarryError {
+    public var report: ErrorReport { ErrorReport(code: "R006", message: description) }
+}
+
 extension ValidationError: QuarryError {
     public var report: ErrorReport { ErrorReport(code: "R006", message: description) }
 }
