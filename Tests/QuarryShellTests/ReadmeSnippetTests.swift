@@ -92,6 +92,10 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
         }
         let objects: [Value] = [.object(ObjectReference(EmployeeObject("Ann", 90_000, "Sales"))),
                                 .object(ObjectReference(EmployeeObject("Bo", 40_000, "Sales")))]
+        struct Settings: Codable { var dark = true }
+        let mySettings = Settings()
+        let bytesFromACoreDataStore = try ValueTransformerRegistry.shared.transformer(named: "NSSecureUnarchiveFromData")
+            .encode(.array([.string("a"), .string("b")]))
         // README snippet 1
         let model = try ModelReader.read(from: "Examples/Models/Company.yaml")
         let store = try SQLStore(path: ":memory:", model: model)   // a file path; or SQLStore(postgres: "postgres://...", model: model) with QuarryPostgres
@@ -121,10 +125,38 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
         // would need one is refused (B007); `context.fetch(request, engine: .memory)`
         // judges it in memory.
 
+        // Validation hooks (Core Data's validateValue:forKey: and validateForInsert/
+        // Update/Delete), registered by entity on the context (sub-entities inherit
+        // them) and run on save with the model's rules: a key validator may return a
+        // corrected value; every failure (hooks' and model's) comes in one
+        // ValidationError, and nothing is written.
+        context.validationHooks.validate("Employee", key: "name") { value, _ in
+            guard case .string(let s) = value else { return .valid }
+            return .corrected(.string(s.trimmingCharacters(in: .whitespaces)))
+        }
+        context.validationHooks.validateForDelete("Department") { d in
+            if d["name"] == .string("Sales") { throw ValidationHookError("Sales cannot close") }
+        }
+
+        // Fetched properties read like to-many properties: the query runs on first
+        // access ($FETCH_SOURCE bound to the object), then is cached until
+        // refresh(_:mergeChanges:), rollback(), reset() or a save of the context.
+        // let recent = try department.fetchedObjects(forKey: "recentHires")   // or department["recentHires"]: an array
+
+        // Value transformers by name (for transformable attributes): Core Data's
+        // keyed-archive format (NSSecureUnarchiveFromData, the default), JSON and
+        // binary property lists built in, your own registered; an unknown name is
+        // an error naming the closest one. Not yet applied by the store's read and
+        // write paths (a transformable column still refuses values: B004).
+        let archive = try ValueTransformerRegistry.shared.transformer(named: "NSSecureUnarchiveFromData")
+        let tags = try archive.decode(bytesFromACoreDataStore)        // .array([.string("a"), …])
+        let settings = try JSONValueTransformer.encode(mySettings)     // a Codable value as a Value
+
         // Large results in bounded memory: IDs only, a batch of objects loaded per
         // query on first read, at most 3 batches alive (older ones leave the context
         // unless you still hold their objects or they have unsaved changes).
         request.fetchBatchSize = 1000
+        request.returnsObjectsAsFaults = false               // the first batch comes loaded (Core Data's flag; default true)
         request.relationshipKeyPathsForPrefetching = ["department", "projects"]   // one query per path per batch
         for employee in try context.fetchBatched(request) { _ = employee.object(forKey: "department")?["name"] }   // no query
 
@@ -155,6 +187,8 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
         #expect(matches == true)
         #expect(hits.count == 1)
         #expect(again == row)
+        #expect(tags == .array([.string("a"), .string("b")]))
+        #expect(try JSONValueTransformer.decode(Settings.self, from: settings).dark)
         do { _ = try context.fetch(FetchRequest(entity: "Employe")); Issue.record("no error") } catch let error as any QuarryError {
             #expect(error.report.code == "B001" && error.report.message == "unknown entity 'Employe'; did you mean 'Employee'?")
             #expect(error.localizedDescription == "\(error)")
