@@ -32,3 +32,35 @@ extension SQLStore {
         })
     }
 }
+
+extension SQLStore {
+    /// A link made by the store itself (`insert(_:_:toOne:)`, `link`) joins
+    /// the end of an ordered to-many, as `add(_:to:)` does in a context:
+    /// its position is one past the largest of its owner's other members.
+    func placeLast(_ source: ObjectID, _ r: Relationship, _ target: ObjectID) throws {
+        var owner = source, member = target, relationship = r
+        if !r.isToMany {
+            guard let inverse = r.inverse.flatMap({ model.entity(named: r.destination)?.relationship(named: $0, in: model) }),
+                  inverse.isToMany else { return }
+            owner = target
+            member = source
+            relationship = inverse
+        }
+        guard relationship.isOrdered else { return }
+        switch mapping.storage(of: relationship.name, of: owner.entity) {
+        case .inverseForeignKey(let key)?:
+            guard let column = mapping.orderColumn(of: relationship.name, of: owner.entity),
+                  let table = mapping.table(for: relationship.destination).map(SQLIdentifier.quoted) else { return }
+            let c = SQLIdentifier.quoted(column)
+            try database.run("UPDATE \(table) SET \(c) = (SELECT COALESCE(MAX(o.\(c)), -1) + 1 FROM \(table) o WHERE o.\(SQLIdentifier.quoted(key)) = ? AND o.\"_pk\" <> ?) WHERE \"_pk\" = ?",
+                             [.int(owner.primaryKey), .int(member.primaryKey), .int(member.primaryKey)])
+        case .joinTable(let join, let s, let t)? where s == "source" && mapping.joinTableIsOrdered(join):
+            let j = SQLIdentifier.quoted(join)
+            try database.run("UPDATE \(j) SET \"position\" = (SELECT COALESCE(MAX(o.\"position\"), -1) + 1 FROM \(j) o WHERE o.\(SQLIdentifier.quoted(s)) = ? AND o.\(SQLIdentifier.quoted(t)) <> ?) "
+                             + "WHERE \(SQLIdentifier.quoted(s)) = ? AND \(SQLIdentifier.quoted(t)) = ?",
+                             [.int(owner.primaryKey), .int(member.primaryKey), .int(owner.primaryKey), .int(member.primaryKey)])
+        default:
+            return
+        }
+    }
+}

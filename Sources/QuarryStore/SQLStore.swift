@@ -253,6 +253,7 @@ public final class SQLStore {
         return try database.inTransaction {
             let id = ObjectID(entity: entityName, primaryKey: try database.insertReturningKey(sql, arguments))
             for (r, target) in pending { try link(id, r, target) }
+            for (key, target) in toOne { if let r = entity.relationship(named: key, in: model) { try placeLast(id, r, target) } }   // SQLStore+Ordered.swift
             try recomputeDerivedAfterBatch(entities: Set([entityName] + toOne.values.map(\.entity)), deleted: false, ownRows: [id.primaryKey])
             return id
         }
@@ -285,6 +286,7 @@ public final class SQLStore {
         case nil:
             throw StoreError.unknownKey(r.name, entity: source.entity, suggestion: nil)
         }
+        try placeLast(source, r, target)   // SQLStore+Ordered.swift
     }
 }
 

@@ -164,4 +164,18 @@ struct OrderedRelationshipTests {
         let statements = SchemaBuilder.createStatements(for: StoreMapping(model: plain))
         #expect(!statements.contains { $0.contains("_order_") || $0.contains("position") })
     }
+
+    /// Links the store makes itself join the end of the order.
+    @Test(arguments: TestEngine.available)
+    func storeInsertsAndLinksAppend(engine: TestEngine) throws {
+        let (store, c) = try OrderedModel.store(engine)
+        let rock = try OrderedModel.playlist(c, "rock")
+        let s0 = try store.insert("Song", ["title": .string("s0")], toOne: ["playlist": rock.objectID])
+        let t0 = try store.insert("Tag", ["name": .string("t0")])
+        try store.link(rock.objectID, "tags", t0)
+        let fresh = Context(store: store)
+        #expect(OrderedModel.titles(try OrderedModel.playlist(fresh, "rock"), "songs") == ["s3", "s1", "s4", "s0"])
+        #expect(OrderedModel.titles(try OrderedModel.playlist(fresh, "rock"), "tags") == ["t3", "t1", "t0"])
+        _ = s0
+    }
 }
