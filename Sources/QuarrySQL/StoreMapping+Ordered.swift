@@ -12,7 +12,7 @@ extension StoreMapping {
     /// The order column on the destination's table of an ordered to-many
     /// stored as the destination's foreign key (nil for any other relationship).
     public func orderColumn(of relationship: String, of entity: String) -> String? {
-        guard let e = model.entity(named: entity), let r = e.relationship(named: relationship, in: model), r.isToMany, r.isOrdered,
+        guard storesOrderColumns, let e = model.entity(named: entity), let r = e.relationship(named: relationship, in: model), r.isToMany, r.isOrdered,
               case .inverseForeignKey? = storage(of: relationship, of: entity) else { return nil }
         return "_order_" + declaringEntity(of: relationship, from: e) + "_" + relationship
     }

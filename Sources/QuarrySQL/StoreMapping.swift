@@ -46,6 +46,9 @@ public struct StoreMapping: Sendable {
     private(set) var mapped = MappedModel(entities: [:], model: Model(entities: []))
     /// The derived attributes' columns and derivations (DerivedColumns.swift).
     public private(set) var derived: [DerivedColumn] = []
+    /// Whether the tables have the order columns of ordered to-manys
+    /// (StoreMapping+Ordered.swift): not views over another layout.
+    public var storesOrderColumns = true
 
     public static let primaryKey = "_pk"
     /// Column names no attribute may have as they are (compared as SQLite

@@ -118,7 +118,10 @@ public final class SQLStore {
     /// every write is refused with `StoreError.readOnly(reason)`.
     public init(readOnlyDatabase database: any SQLDatabase, model: Model, reason: String) {
         self.model = model
-        self.mapping = StoreMapping(model: model, dialect: database.dialect)
+        var mapping = StoreMapping(model: model, dialect: database.dialect)
+        // Views over another layout have no order columns (StoreMapping+Ordered.swift).
+        mapping.storesOrderColumns = false
+        self.mapping = mapping
         self.database = database
         self.readOnlyReason = reason
     }
