@@ -149,6 +149,9 @@ enum Builtins {
             },
             string("uppercase:") { .string($0.uppercased()) },
             string("lowercase:") { .string($0.lowercased()) },
+            // Core Data's derivation function: case- and diacritic-folded,
+            // as [cd] folds (what a store keeps in a derived column).
+            string("canonical:") { .string(Folding(caseInsensitive: true, diacriticInsensitive: true).fold($0)) },
             string("length:") { .int(Int64($0.utf16.count)) },
             // Apple's private spelling, seen in archived Core Data predicates.
             string("_convertStringToNumber:") { Cast.number(from: $0) ?? .null },

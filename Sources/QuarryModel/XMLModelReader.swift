@@ -39,6 +39,7 @@ struct XMLModelReader {
         model.sourceMap = reader.map
         model.warnings = reader.warnings
         try model.validate()
+        model.warnings += model.derivationWarnings()   // Derivation.swift
         return model
     }
 

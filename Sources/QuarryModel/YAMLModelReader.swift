@@ -43,6 +43,7 @@ struct YAMLModelReader {
         reader.fillInverses(&model)
         model.sourceMap = reader.map
         try model.validate()
+        model.warnings += model.derivationWarnings()   // Derivation.swift
         return model
     }
 

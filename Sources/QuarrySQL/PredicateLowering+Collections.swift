@@ -153,7 +153,7 @@ extension PredicateLowerer {
                 throw .unsupported("transient attribute")
             }
             let (c, valueType) = try converted(raw, type: attribute.type, suffix: bound.suffix)
-            (select, type, nullable) = try aggregateSelect(op, of: c, type: valueType)
+            (select, type, nullable) = try aggregateSelect(op, of: c, type: valueType, overflowFallsBack: integerSumsMayFail)
         default:
             throw .unsupported("aggregate")
         }

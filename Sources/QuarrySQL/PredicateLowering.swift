@@ -79,6 +79,10 @@ struct PredicateLowerer {
     var propertyOperands: [String: Operand] = [:]
     /// In dictionary results, `average:(salary)` aggregates over the rows (or groups).
     var aggregatesOverRows = false
+    /// An Integer 64 sum may run in SQL because the database's overflow
+    /// error fails the statement (a derived column's recompute: the write is
+    /// refused), rather than being rerun in memory.
+    var integerSumsMayFail = false
 
     var model: Model { context.model }
 

@@ -45,6 +45,8 @@ public enum SchemaBuilder {
                     foreignKeys.append("FOREIGN KEY (\(q(column))) REFERENCES \(q(target))(\(q(StoreMapping.primaryKey))) DEFERRABLE INITIALLY DEFERRED")
                 }
             }
+            // Ordered to-manys stored as this table's foreign key keep their order here (StoreMapping+Ordered).
+            columns += mapping.orderColumns(onTable: table).map { "\(q($0)) INTEGER NOT NULL DEFAULT 0" }
             if dialect == .sqlite {
                 statements.append("CREATE TABLE \(q(table)) (" + (columns + foreignKeys).joined(separator: ", ") + ")")
             } else {

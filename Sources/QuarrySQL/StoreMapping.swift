@@ -44,6 +44,11 @@ public struct StoreMapping: Sendable {
     /// inherited) with its quoted column or storage, the quoted table and the
     /// `_entity` filter (MappedEntity.swift).
     private(set) var mapped = MappedModel(entities: [:], model: Model(entities: []))
+    /// The derived attributes' columns and derivations (DerivedColumns.swift).
+    public private(set) var derived: [DerivedColumn] = []
+    /// Whether the tables have the order columns of ordered to-manys
+    /// (StoreMapping+Ordered.swift): not views over another layout.
+    public var storesOrderColumns = true
 
     public static let primaryKey = "_pk"
     /// Column names no attribute may have as they are (compared as SQLite
@@ -105,6 +110,7 @@ public struct StoreMapping: Sendable {
         var entities: [String: MappedEntity] = [:]
         for entity in model.entities { entities[entity.name] = makeMappedEntity(entity) }
         mapped = MappedModel(entities: entities, model: model)
+        derived = derivedColumns()
     }
 
     /// The columns of a row fetch of `entity`: every attribute and to-one key

@@ -301,7 +301,8 @@ extension Context {
         case .inverseForeignKey(let column)?:
             let table = SQLIdentifier.quoted(try rowSelect(for: r.destination).table)
             statistics.relationshipLoads += 1
-            let ids = try loadRows(of: r.destination, "FROM \(table) t0 WHERE t0.\(SQLIdentifier.quoted(column)) = ? ORDER BY t0.\"_pk\"",
+            let ids = try loadRows(of: r.destination, "FROM \(table) t0 WHERE t0.\(SQLIdentifier.quoted(column)) = ? ORDER BY "
+                                   + mapping.orderPrefix(of: r.name, of: object.entity.name, alias: "t0") + "t0.\"_pk\"",
                                    [.int(object.objectID.primaryKey)])
             return r.isToMany ? .toMany(ids) : .toOne(ids.first)
         case .joinTable(let join, let source, let target)?:

@@ -77,7 +77,8 @@ extension Context {
             }
         case .inverseForeignKey(let column)?:
             targets = try loadGrouped(r, of: sources, owner: "t0.\(SQLIdentifier.quoted(column))") { table, placeholders in
-                "FROM \(table) t0 WHERE t0.\(SQLIdentifier.quoted(column)) IN (\(placeholders)) ORDER BY t0.\"_pk\""
+                "FROM \(table) t0 WHERE t0.\(SQLIdentifier.quoted(column)) IN (\(placeholders)) ORDER BY "
+                    + mapping.orderPrefix(of: r.name, of: source, alias: "t0") + "t0.\"_pk\""
             }
         case .joinTable(let join, let sourceColumn, let targetColumn)?:
             let ordered = mapping.joinTables.first { $0.table == join }?.ordered == true && sourceColumn == "source"

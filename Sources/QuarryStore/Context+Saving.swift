@@ -91,6 +91,7 @@ extension Context {
         // An interrupt (Ctrl-C) asked for during the save rolls it back, even
         // one that fell between two statements (checked before COMMIT).
         if !store.database.isInTransaction { store.database.clearInterruptRequest() }
+        var derived: [DerivedColumn] = []
         try store.database.inTransaction {
             // Deletes, then updates, then inserts: a UNIQUE value that this
             // save frees (by deleting or renaming a row) can be reused by a
@@ -105,8 +106,10 @@ extension Context {
             for object in inserted { permanent[object.objectID] = try writer.insertRow(object) }
             for object in inserted { try writer.writeRelationships(object, permanentIDs: permanent) }
             for object in linked { try writer.writeRelationships(object, permanentIDs: permanent) }
+            derived = try recomputeDerived(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent)   // Context+Derived.swift
             try store.checkInterrupt()
         }
+        try refreshDerived(derived, saved: inserted + updated, permanent: permanent)
         finishSave(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent, dropped: dropped)
     }
 

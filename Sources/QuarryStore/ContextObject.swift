@@ -164,6 +164,7 @@ public final class ManagedObject: KeyValueAccessible, Hashable, @unchecked Senda
         case .attribute?:
             // Load the saved values first (Core Data fires the fault here too),
             // so that setting a value back to the saved one is no change.
+            try context.refuseDerivedSet(p!.property, entity: entity.name)   // Context+Derived.swift
             if !rowLoaded && !isInserted { try context.fireFault(self) }
             context.setAttribute(self, p!, value)
         case .toOne?:

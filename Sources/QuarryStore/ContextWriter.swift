@@ -258,6 +258,9 @@ final class ContextWriter {
                     guard let k = key(id) else { continue }
                     try store.database.run(store.database.insertIgnoring(into: t, "(\(s), \(g)) VALUES (?, ?)"), [.int(pk), .int(k)])
                 }
+                if r.isOrdered { try writeOrder(r, of: name, pk: pk, ids: ids, key: key) }   // ContextWriter+Ordered.swift
+            case (.inverseForeignKey?, .toMany(let ids)) where r.isOrdered:
+                try writeOrder(r, of: name, pk: pk, ids: ids, key: key)
             default:
                 continue
             }

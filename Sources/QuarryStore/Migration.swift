@@ -108,6 +108,7 @@ public struct Migration: Sendable {
         if difference.sharesNoEntity && !difference.new.entities.isEmpty { throw MigrationError.unrelatedModel(location: location) }
         var planner = MigrationPlanner(difference: difference, dialect: dialect)
         steps = planner.plan()
+        steps += try Migration.derivedSteps(difference, dialect: dialect, location: location)   // Migration+Derived.swift
     }
 
     /// Runs the plan and saves `savedModel` (text and format, as

@@ -12,10 +12,13 @@ extension SQLStore {
     @discardableResult
     public func batchUpdate(entity: String, predicate: QuarrySyntax.Predicate?, set: [(String, QuarrySyntax.Expression)]) throws -> Int {
         try checkWritable()
+        try refuseDerived(set.map(\.0), entity: entity)   // SQLStore+Derived.swift
         if let sql = try SQLPlanner.planUpdate(entity: entity, predicate: predicate, set: set, mapping: mapping, now: now()) {
             return try database.inTransaction {
+                let own = try rowsForNowDerivations(entity: entity, predicate: predicate)
                 let changed = try database.run(sql.sql, sql.arguments)
                 try checkIntegerRanges(entity: entity, keys: set.map(\.0))   // SQLStore+TypeRanges.swift
+                try recomputeDerivedAfterBatch(entities: [entity], deleted: false, ownRows: own)
                 // Objects already handed out are stale now; later fetches read anew.
                 registeredObjects.removeAll()
                 return changed
@@ -41,6 +44,7 @@ extension SQLStore {
                 try database.run("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ?",
                                        arguments + [.int(object.id.primaryKey)])
             }
+            try recomputeDerivedAfterBatch(entities: [entity], deleted: false, ownRows: objects.map(\.id.primaryKey))
             // Checked once more before COMMIT: an interrupt during the last
             // statement's gap still rolls everything back.
             try checkInterrupt()
@@ -108,6 +112,7 @@ extension SQLStore {
                 try database.run("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entities.sql)))", entities.arguments)
             }
             try database.run("DELETE FROM \(database.deleteList)")
+            try recomputeDerivedAfterBatch(entities: [], deleted: true)   // SQLStore+Derived.swift
             try checkInterrupt()
             registeredObjects.removeAll()
             return requested
@@ -146,6 +151,7 @@ extension SQLStore {
                 try database.run("DELETE FROM \(SQLIdentifier.quoted(jt)) WHERE \(SQLIdentifier.quoted(source)) IN (SELECT \(key) FROM \(SQLIdentifier.quoted(table)) AS \(selection.source.alias)" + condition.sql + ")", condition.arguments)
             }
             let changed = try database.run("DELETE FROM \(deleted)" + condition.sql, condition.arguments)
+            try recomputeDerivedAfterBatch(entities: [entity], deleted: true)   // SQLStore+Derived.swift
             registeredObjects.removeAll()
             return changed
         }

@@ -54,7 +54,8 @@ extension SQLStore {
                             next: () throws -> [String: Value]?) throws -> BatchResult {
         try checkWritable()
         let (entity, table) = try insertableEntity(entityName)
-        let attributes = entity.allAttributes(in: model).filter { !$0.isTransient && mapping.column(for: $0.name, of: entityName) != nil }
+        // Derived attributes are the store's to compute (SQLStore+Derived.swift).
+        let attributes = entity.allAttributes(in: model).filter { !$0.isTransient && $0.derivation == nil && mapping.column(for: $0.name, of: entityName) != nil }
         let known = Set(attributes.map(\.name))
         let columns = [SQLIdentifier.quoted(StoreMapping.entityColumn)] + attributes.map { SQLIdentifier.quoted(mapping.column(for: $0.name, of: entityName)!) }
         // The INSERT up to its VALUES, kept apart: a multi-row INSERT on
@@ -66,6 +67,7 @@ extension SQLStore {
         var batch: [(row: Int, arguments: [Value])] = []
         if !database.isInTransaction { database.clearInterruptRequest() }
         try database.inTransaction {
+            let firstNewKey = try firstNewKeyForNowDerivations(entityName)
             // SQLite: one prepared statement stepped per row. Other drivers
             // reuse their prepared statement for the same SQL text.
             let statement = try sqlite?.prepare(sql)
@@ -73,6 +75,7 @@ extension SQLStore {
             while let values = try next() {
                 do {
                     for key in values.keys where !known.contains(key) {
+                        try refuseDerived([key], entity: entityName)
                         if entity.attribute(named: key, in: model)?.isTransient == true {
                             throw StoreError.transientAttribute(key: key, entity: entityName)
                         }
@@ -107,6 +110,7 @@ extension SQLStore {
                 row += 1
             }
             try flush(&batch, prefix: prefix, sql: sql, columns: columns.count)
+            try recomputeDerivedAfterBatch(entities: [entityName], deleted: false, ownRows: try newRowsForNowDerivations(entityName, before: firstNewKey))
             // An interrupt between two rows' statements rolls the batch back too.
             try checkInterrupt()
         }

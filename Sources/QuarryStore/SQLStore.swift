@@ -88,6 +88,7 @@ public final class SQLStore {
         self.mapping = StoreMapping(model: model, dialect: database.dialect)
         self.database = database
         self.readOnlyReason = nil
+        try checkDerivations()   // SQLStore+Derived.swift
         let tables = try database.tableNames()
         if !tables.contains("_quarry_metadata") {
             try database.inTransaction {
@@ -103,6 +104,7 @@ public final class SQLStore {
             // or refused before anything reads it (SQLStore+Migration.swift).
             try SQLStore.migrateIfNeeded(database, to: model, modelFile: modelFile, policy: migration)
             try checkSchema(existing: Set(try database.tableNames()))
+            try addMissingOrderColumns()   // SQLStore+Ordered.swift
             // A store made before stores carried their model (or by an older
             // Quarry) gets this one, now that its tables are known to match.
             // A read-only file still opens: it just stays without one.
@@ -116,7 +118,10 @@ public final class SQLStore {
     /// every write is refused with `StoreError.readOnly(reason)`.
     public init(readOnlyDatabase database: any SQLDatabase, model: Model, reason: String) {
         self.model = model
-        self.mapping = StoreMapping(model: model, dialect: database.dialect)
+        var mapping = StoreMapping(model: model, dialect: database.dialect)
+        // Views over another layout have no order columns (StoreMapping+Ordered.swift).
+        mapping.storesOrderColumns = false
+        self.mapping = mapping
         self.database = database
         self.readOnlyReason = reason
     }
@@ -217,6 +222,7 @@ public final class SQLStore {
     public func insert(_ entityName: String, _ values: [String: Value], toOne: [String: ObjectID] = [:]) throws -> ObjectID {
         try checkWritable()
         let (entity, table) = try insertableEntity(entityName)
+        try refuseDerived(values.keys, entity: entityName)   // SQLStore+Derived.swift
         var columns = [SQLIdentifier.quoted(StoreMapping.entityColumn)]
         var arguments: [Value] = [.string(entityName)]
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -250,6 +256,8 @@ public final class SQLStore {
         return try database.inTransaction {
             let id = ObjectID(entity: entityName, primaryKey: try database.insertReturningKey(sql, arguments))
             for (r, target) in pending { try link(id, r, target) }
+            for (key, target) in toOne { if let r = entity.relationship(named: key, in: model) { try placeLast(id, r, target) } }   // SQLStore+Ordered.swift
+            try recomputeDerivedAfterBatch(entities: Set([entityName] + toOne.values.map(\.entity)), deleted: false, ownRows: [id.primaryKey])
             return id
         }
     }
@@ -261,7 +269,10 @@ public final class SQLStore {
             throw StoreError.unknownKey(relationship, entity: source.entity, suggestion: nil)
         }
         try checkWritable()
-        try database.inTransaction { try link(source, r, target) }
+        try database.inTransaction {
+            try link(source, r, target)
+            try recomputeDerivedAfterBatch(entities: [source.entity, target.entity], deleted: false)
+        }
     }
 
     private func link(_ source: ObjectID, _ r: Relationship, _ target: ObjectID) throws {
@@ -278,6 +289,7 @@ public final class SQLStore {
         case nil:
             throw StoreError.unknownKey(r.name, entity: source.entity, suggestion: nil)
         }
+        try placeLast(source, r, target)   // SQLStore+Ordered.swift
     }
 }
 
