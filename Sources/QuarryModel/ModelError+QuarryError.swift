@@ -27,3 +27,9 @@ extension ValueTransformerError: QuarryError {
         }
     }
 }
+
+extension Derivation.Problem: QuarryError, CustomStringConvertible {
+    public var description: String { message }
+    /// A derivation the model cannot keep: a model problem (R005), with what would be accepted.
+    public var report: ErrorReport { ErrorReport(code: "R005", message: message, hints: [hint]) }
+}

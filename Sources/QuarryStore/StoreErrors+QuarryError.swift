@@ -79,3 +79,17 @@ extension BatchInsertError: QuarryError {
         ErrorReport(code: (underlying as? any QuarryError)?.report.code ?? "R001", message: description)
     }
 }
+
+extension DerivedAttributeError: QuarryError {
+    /// A write naming a derived attribute: a request that cannot be carried out as asked.
+    public var report: ErrorReport { ErrorReport(code: DiagnosticCode.invalidRequest.rawValue, message: description) }
+}
+
+extension OrderedRelationshipError: QuarryError {
+    public var report: ErrorReport { ErrorReport(code: DiagnosticCode.invalidRequest.rawValue, message: description) }
+}
+
+extension DerivationLoweringError: QuarryError {
+    /// A derivation SQL cannot keep current: the store refuses the request (R004, what a store cannot do).
+    public var report: ErrorReport { ErrorReport(code: "R004", message: description) }
+}

@@ -26,7 +26,7 @@ import QuarryStatements
     @Test func everyPublicErrorTypeIsAQuarryError() throws {
         let texts = try Self.swiftFiles()
         let declared = try Regex(#"public (?:struct|enum|final class|class) (\w+)(?:<[^>]*>)?: [^{]*\bError\b"#)
-        let adopted = try Regex(#"extension (\w+): QuarryError"#)
+        let adopted = try Regex(#"extension (?:\w+\.)?(\w+): QuarryError"#)
         var errorTypes: Set<String> = [], conforming: Set<String> = []
         for text in texts {
             for m in text.matches(of: declared) { errorTypes.insert(String(m.output[1].substring!)) }

@@ -121,6 +121,14 @@ extension ShellSession {
             if e.kind == .canceled { throw ShellError.failed("\(e)") }   // the driver says why (cancelled, or timed out)
             let code: ShellCode = e.sqlState == "22003" ? .validationFailed : e.sqlState?.hasPrefix("23") == true ? .constraintFailed : .statementFailed
             throw ShellError.failed(Self.databaseMessage(e), code: code)
+        } catch let e as any QuarryError {
+            // Any other Quarry error keeps its own code; a refused request
+            // (A, B codes) is bad input, anything else a failed statement.
+            var error = ShellError.failed(e.description)
+            error.code = e.report.code
+            error.hints = e.report.hints
+            if !e.report.code.hasPrefix("R") { error.exitCode = ExitStatus.badInput }
+            throw error
         } catch {
             throw ShellError.failed("\(error)")
         }
