@@ -52,9 +52,9 @@ struct DerivedShellTests {
         ("FETCH Department PROPERTIES name WHERE employees[FIRST].name == 'Ann' AND employees[LAST].name == 'Bob'",
          " name\n-----------\n Zoë Ärger\n(1 row)\n", "", 0),
         ("UPDATE Department SET total = 5", "",
-         "error[R001]: Department.total is derived (employees.@sum.salary): it is read-only, the store computes it on every save\n", 1),
+         "error[A006]: Department.total is derived (employees.@sum.salary): it is read-only, the store computes it on every save\n", 65),
         ("INSERT Employee {name: 'Dan', place: 'x'}", "",
-         "error[R001]: Employee.place is derived (department.name): it is read-only, the store computes it on every save\n", 1),
+         "error[A006]: Employee.place is derived (department.name): it is read-only, the store computes it on every save\n", 65),
     ]
 
     static var locations: [String] { PostgresTestEnvironment.shouldRun ? ["sqlite", "postgres"] : ["sqlite"] }
