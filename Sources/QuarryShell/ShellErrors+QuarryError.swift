@@ -12,3 +12,15 @@ extension ShellError: QuarryError {
 extension JSONError: QuarryError {
     public var report: ErrorReport { ErrorReport(code: DiagnosticCode.invalidRequest.rawValue, message: description) }
 }
+
+extension ShellError {
+    /// Any Quarry error as the shell reports it: its own code and hints; a
+    /// refused request (an A or B code) is bad input (65), anything else a
+    /// failed statement (1).
+    init(reporting e: any QuarryError) {
+        self = .failed(e.description)
+        code = e.report.code
+        hints = e.report.hints
+        if !code.hasPrefix("R") { exitCode = ExitStatus.badInput }
+    }
+}

@@ -122,13 +122,7 @@ extension ShellSession {
             let code: ShellCode = e.sqlState == "22003" ? .validationFailed : e.sqlState?.hasPrefix("23") == true ? .constraintFailed : .statementFailed
             throw ShellError.failed(Self.databaseMessage(e), code: code)
         } catch let e as any QuarryError {
-            // Any other Quarry error keeps its own code; a refused request
-            // (A, B codes) is bad input, anything else a failed statement.
-            var error = ShellError.failed(e.description)
-            error.code = e.report.code
-            error.hints = e.report.hints
-            if !e.report.code.hasPrefix("R") { error.exitCode = ExitStatus.badInput }
-            throw error
+            throw ShellError(reporting: e)   // any other Quarry error keeps its own code
         } catch {
             throw ShellError.failed("\(error)")
         }
@@ -222,6 +216,8 @@ extension ShellSession {
             throw ShellError.failed("interrupted", code: .interrupted)
         } catch let e as ContextError {
             throw ShellError(.malformedAssignment, e.description, at: name.span)
+        } catch let e as DerivedAttributeError {
+            throw ShellError(reporting: e)
         } catch {
             throw ShellError.failed(Self.databaseMessage(error), code: Self.isConstraintError(error) ? .constraintFailed : .statementFailed)
         }
