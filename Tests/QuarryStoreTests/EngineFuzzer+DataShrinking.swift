@@ -88,13 +88,19 @@ struct FuzzDataSet: CustomStringConvertible {
     /// store per engine serves every candidate (a PostgreSQL schema takes
     /// seconds to make).
     static func clear(_ store: SQLStore) throws {
+        // The store keeps the objects it has fetched (its registry): rows
+        // rewritten under the same keys would be read back as they were.
+        store.forgetObjects()
         let tables = try store.database.tableNames().filter { !$0.hasPrefix("_quarry") }
         guard !tables.isEmpty else { return }
         if store.database.dialect == .postgres {
             _ = try store.database.run("TRUNCATE " + tables.map(SQLIdentifier.quoted).joined(separator: ", ") + " RESTART IDENTITY", [])
         } else {
-            for t in tables { _ = try store.database.run("DELETE FROM " + SQLIdentifier.quoted(t), []) }
-            if try store.database.tableNames().contains("sqlite_sequence") { _ = try store.database.run("DELETE FROM sqlite_sequence", []) }
+            // One transaction: the foreign keys are deferred, checked once
+            // every table is empty.
+            try store.database.inTransaction {
+                for t in tables { _ = try store.database.run("DELETE FROM " + SQLIdentifier.quoted(t), []) }
+            }
         }
     }
 
@@ -154,7 +160,7 @@ extension EngineFuzzer {
             do {
                 for (_, store) in stores {
                     try FuzzDataSet.clear(store)
-                    try candidate.write(into: store)
+                    try store.database.inTransaction { _ = try candidate.write(into: store) }
                 }
             } catch {
                 return false   // not storable (a required value set to nil): not a candidate
@@ -229,7 +235,14 @@ extension EngineFuzzer {
             let data = try FuzzDataSet.read(source)
             let stores = try TestEngine.allCases.filter(engines.contains).map { ($0.rawValue, try $0.emptyStore(model: source.model)) }
             guard !stores.isEmpty else { return "    (no engine to shrink the data on)" }
-            let small = shrinkData(data, format: d.format, entity: entity, stores: stores)
+            // The same disagreement: the same two engines, each failing
+            // (with the same code) or answering rows as it first did.
+            func kind(_ o: EngineOutcome) -> String { if case .error(let code) = o { return code } else { return "rows" } }
+            let small = shrinkData(data, format: d.format, entity: entity, stores: stores) { stores in
+                let all = outcomes(d.format, stores: stores, entity: entity)
+                guard let l = all.first(where: { $0.0 == d.left })?.1, let r = all.first(where: { $0.0 == d.right })?.1 else { return false }
+                return l != r && kind(l) == kind(d.leftOutcome) && kind(r) == kind(d.rightOutcome)
+            }
             let sqlite = try stores.first { $0.0 == TestEngine.sqlite.rawValue }?.1 ?? TestEngine.sqlite.emptyStore(model: source.model)
             return "    " + report(seed: seed, tag: tag, format: d.format, entity: entity, data: small, sqlite: sqlite)
         } catch {
