@@ -10,7 +10,8 @@
 // server's (from /proc: the backend and its parallel workers) on PostgreSQL,
 // where the query runs; it is steadier than wall time on a machine shared
 // with other builds.
-// QUARRY_DECORRELATION_RUNS sets the runs per median (default 9).
+// QUARRY_DECORRELATION_RUNS sets the runs per median (default 9),
+// QUARRY_DECORRELATION_ENGINE=sqlite|postgres times one engine only.
 // Tests/Benchmarks/Benchmarks/Decorrelation is the same in package-benchmark.
 import Foundation
 import Testing
@@ -149,7 +150,13 @@ struct DecorrelationTimingTests {
         return Int32(pid)
     }
 
-    @Test(.enabled(if: employees != nil), arguments: TestEngine.available)
+    /// The engines to time: every available one, or QUARRY_DECORRELATION_ENGINE's.
+    static let engines: [TestEngine] = {
+        guard let only = ProcessInfo.processInfo.environment["QUARRY_DECORRELATION_ENGINE"] else { return TestEngine.available }
+        return TestEngine.available.filter { $0.rawValue == only }
+    }()
+
+    @Test(.enabled(if: employees != nil), arguments: engines)
     func decorrelatedAgainstHandWritten(engine: TestEngine) throws {
         let n = Self.employees!
         let store = try Self.store(engine, employees: n)
