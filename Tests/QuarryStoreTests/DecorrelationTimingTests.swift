@@ -71,8 +71,8 @@ struct DecorrelationTimingTests {
     static func store(_ engine: TestEngine, employees count: Int) throws -> SQLStore {
         let model = try ModelReader.read(from: Fixture.modelPath)
         if engine == .postgres { return try engine.emptyStore(model: model).filled(count) }
-        let path = NSTemporaryDirectory() + "quarry-decorrelation-\(count)-\(getpid()).sqlite"
-        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        let path = file(count)
+        removeFile(count)
         return try SQLStore(path: path, model: model).filled(count)
     }
 
@@ -102,6 +102,13 @@ struct DecorrelationTimingTests {
             if let s = stat(pid), Int32(s[1]) == postmaster { ticks += s[11] + s[12] }
         }
         return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// The SQLite file of a run (tens of megabytes at 1M: removed after).
+    static func file(_ count: Int) -> String { NSTemporaryDirectory() + "quarry-decorrelation-\(count)-\(getpid()).sqlite" }
+
+    static func removeFile(_ count: Int) {
+        for suffix in ["", "-wal", "-shm"] { unlink(file(count) + suffix) }
     }
 
     static func cpu() -> Double {
@@ -159,6 +166,7 @@ struct DecorrelationTimingTests {
     @Test(.enabled(if: employees != nil), arguments: engines)
     func decorrelatedAgainstHandWritten(engine: TestEngine) throws {
         let n = Self.employees!
+        defer { Self.removeFile(n); Self.removeFile(100_000) }
         let store = try Self.store(engine, employees: n)
         Self.backend = try Self.backendPID(store, engine)
         defer { Self.backend = nil }
