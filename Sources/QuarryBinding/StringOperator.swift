@@ -23,13 +23,16 @@ public enum StringOperator: Sendable, CaseIterable {
 
     /// The SQL function `(subject, needle, flags)` that decides it, flags being
     /// 1 for [c] and 2 for [d].
-    public var sqlFunction: String {
+    public var function: QuarrySQLFunction {
         switch self {
-        case .beginsWith: return "quarry_begins"
-        case .endsWith: return "quarry_ends"
-        case .contains: return "quarry_contains"
-        case .like: return "quarry_like"
-        case .matches: return "quarry_matches"
+        case .beginsWith: return .begins
+        case .endsWith: return .ends
+        case .contains: return .contains
+        case .like: return .like
+        case .matches: return .matches
         }
     }
+
+    /// The function's name in SQL (`quarry_begins`).
+    public var sqlFunction: String { function.sqlName }
 }

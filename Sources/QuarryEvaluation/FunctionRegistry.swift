@@ -67,11 +67,9 @@ public struct FunctionRegistry: Sendable {
                 }
             }
         }
-        stringMethod("uppercase") { .string($0.uppercased()) }
-        stringMethod("lowercase") { .string($0.lowercased()) }
-        stringMethod("uppercaseString") { .string($0.uppercased()) }
-        stringMethod("lowercaseString") { .string($0.lowercased()) }
-        stringMethod("length") { .int(Int64($0.utf16.count)) }
+        for f in StringFunction.allCases {
+            for name in f.methodNames { stringMethod(name, f.apply) }
+        }
         stringMethod("stringByTrimmingWhitespace") {
             .string(String($0.drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed()))
         }

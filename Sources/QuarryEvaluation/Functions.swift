@@ -147,12 +147,11 @@ enum Builtins {
             Builtin(name: "onesComplement:", arity: 1...1, pure: true) { (args, ctx) throws(Diagnostic) -> Value in
                 try Arithmetic.complement(args[0], span: ctx.span)
             },
-            string("uppercase:") { .string($0.uppercased()) },
-            string("lowercase:") { .string($0.lowercased()) },
             // Core Data's derivation function: case- and diacritic-folded,
-            // as [cd] folds (what a store keeps in a derived column).
+            // as [cd] folds (what a store keeps in a derived column). Not in
+            // StringFunction: it has no key suffix or method spelling, and
+            // only derivations (QuarryModel's Derivation) call it.
             string("canonical:") { .string(Folding(caseInsensitive: true, diacriticInsensitive: true).fold($0)) },
-            string("length:") { .int(Int64($0.utf16.count)) },
             // Apple's private spelling, seen in archived Core Data predicates.
             string("_convertStringToNumber:") { Cast.number(from: $0) ?? .null },
             Builtin(name: "now", arity: 0...0, pure: false) { (_, ctx) in .date(ctx.now()) },
@@ -168,6 +167,8 @@ enum Builtins {
                 try Index.element(of: args[0], at: args[1], span: ctx.span)
             },
         ]
+        // uppercase:, lowercase:, length: — named and computed by StringFunction.
+        all += StringFunction.allCases.map { f in string(f.functionName, f.apply) }
         for name in ["random:", "randomn:"] {
             all.append(Builtin(name: name, arity: 1...1, pure: false) { (args, ctx) throws(Diagnostic) -> Value in
                 guard case .int(let n)? = Number(args[0]), n > 0 else {

@@ -126,9 +126,9 @@ enum KeyAccess {
         switch v {
         case .string(let s):
             switch key {
-            case .length: return .int(Int64(s.utf16.count))
-            case .uppercaseString: return .string(s.uppercased())
-            case .lowercaseString: return .string(s.lowercased())
+            case .length: return StringFunction.length.apply(s)
+            case .uppercaseString: return StringFunction.uppercase.apply(s)
+            case .lowercaseString: return StringFunction.lowercase.apply(s)
             case .description: return v
             case .intValue, .integerValue, .longLongValue:
                 return .int(Int64(s.trimmingCharacters(in: .whitespaces)) ?? Int64(exactly: (Double(s.trimmingCharacters(in: .whitespaces)) ?? 0).rounded(.towardZero)) ?? 0)

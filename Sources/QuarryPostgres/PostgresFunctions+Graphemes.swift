@@ -103,14 +103,14 @@ extension PostgresFunctions {
         $fn$
         """#
         let contains = #"""
-        CREATE OR REPLACE FUNCTION quarry_contains(s text, n text, flags integer) RETURNS boolean
+        CREATE OR REPLACE FUNCTION \#(sql(.contains))(s text, n text, flags integer) RETURNS boolean
         LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
         DECLARE fs text; fn text; plane integer; codes jsonb; other text;
         BEGIN
           IF octet_length(n) <> char_length(n) THEN n := normalize(n, NFC); END IF;
-          fn := quarry_fold(n, flags) COLLATE "C";
+          fn := \#(sql(.fold))(n, flags) COLLATE "C";
           IF fn = '' THEN RETURN false; END IF;
-          fs := quarry_fold(s, flags) COLLATE "C";
+          fs := \#(sql(.fold))(s, flags) COLLATE "C";
           -- The evaluator compares an ASCII needle with ASCII text over bytes.
           IF octet_length(fn) = char_length(fn) AND octet_length(s) = char_length(s) THEN RETURN strpos(fs, fn) > 0; END IF;
           IF fs !~ '\#(ext)|\r\n' AND fn !~ '\#(ext)|\r\n' THEN RETURN strpos(fs, fn) > 0; END IF;
@@ -125,14 +125,14 @@ extension PostgresFunctions {
         // literal, CR LF, or a character with its marks. A backslash that
         // carries a mark is a character of its own, not an escape.
         let like = #"""
-        CREATE OR REPLACE FUNCTION quarry_like(s text, p text, flags integer) RETURNS boolean
+        CREATE OR REPLACE FUNCTION \#(sql(.like))(s text, p text, flags integer) RETURNS boolean
         LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
         DECLARE fs text; fp text; pl text; plane integer; codes jsonb;
         BEGIN
           IF p = '' THEN RETURN false; END IF;
           IF octet_length(p) <> char_length(p) THEN p := normalize(p, NFC); END IF;
-          fp := quarry_fold(p, flags) COLLATE "C";
-          fs := quarry_fold(s, flags) COLLATE "C";
+          fp := \#(sql(.fold))(p, flags) COLLATE "C";
+          fs := \#(sql(.fold))(s, flags) COLLATE "C";
           -- No wildcard and no escape: the pattern matches only itself.
           IF strpos(fp, '*') = 0 AND strpos(fp, '?') = 0 AND strpos(fp, '\') = 0 THEN RETURN fs = fp; END IF;
           -- The evaluator matches an ASCII pattern without CR LF against ASCII

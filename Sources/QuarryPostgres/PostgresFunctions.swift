@@ -28,9 +28,14 @@
 // CONTAINS run in time linear in the text (PostgresFunctions+Graphemes.swift).
 // MATCHES is not a function here: PostgresRegex (QuarrySQL) translates ICU
 // patterns to PostgreSQL regular expressions at plan time.
+import QuarryBinding
 import QuarrySQL
 
 public enum PostgresFunctions {
+    /// A function's name in the statements below, read from the one enum the
+    /// lowering and SQLite's registration read it from too.
+    static func sql(_ f: QuarrySQLFunction) -> String { f.sqlName }
+
     /// A fingerprint of `installStatements` (FNV-1a of their text), kept in
     /// a store's metadata so that reopening replaces the functions only
     /// when this build's differ.
@@ -117,7 +122,7 @@ public enum PostgresFunctions {
     }
 
     static let dispatch = """
-    CREATE OR REPLACE FUNCTION quarry_fold(s text, flags integer) RETURNS text
+    CREATE OR REPLACE FUNCTION \(sql(.fold))(s text, flags integer) RETURNS text
     LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
     BEGIN
       IF flags & 3 = 0 THEN RETURN s; END IF;
@@ -136,14 +141,14 @@ public enum PostgresFunctions {
     static var matchers: [String] {
         let ext = extenders
         let begins = """
-        CREATE OR REPLACE FUNCTION quarry_begins(s text, n text, flags integer) RETURNS boolean
+        CREATE OR REPLACE FUNCTION \(sql(.begins))(s text, n text, flags integer) RETURNS boolean
         LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
         DECLARE fs text; fn text; k integer; nx text;
         BEGIN
           IF octet_length(n) <> char_length(n) THEN n := normalize(n, NFC); END IF;
-          fn := quarry_fold(n, flags) COLLATE "C";
+          fn := \(sql(.fold))(n, flags) COLLATE "C";
           IF fn = '' THEN RETURN false; END IF;
-          fs := quarry_fold(s, flags) COLLATE "C";
+          fs := \(sql(.fold))(s, flags) COLLATE "C";
           k := char_length(fn);
           IF left(fs, k) <> fn THEN RETURN false; END IF;
           IF char_length(fs) = k THEN RETURN true; END IF;
@@ -157,14 +162,14 @@ public enum PostgresFunctions {
         $fn$
         """
         let ends = """
-        CREATE OR REPLACE FUNCTION quarry_ends(s text, n text, flags integer) RETURNS boolean
+        CREATE OR REPLACE FUNCTION \(sql(.ends))(s text, n text, flags integer) RETURNS boolean
         LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
         DECLARE fs text; fn text; k integer; l integer; first text;
         BEGIN
           IF octet_length(n) <> char_length(n) THEN n := normalize(n, NFC); END IF;
-          fn := quarry_fold(n, flags) COLLATE "C";
+          fn := \(sql(.fold))(n, flags) COLLATE "C";
           IF fn = '' THEN RETURN false; END IF;
-          fs := quarry_fold(s, flags) COLLATE "C";
+          fs := \(sql(.fold))(s, flags) COLLATE "C";
           k := char_length(fn); l := char_length(fs);
           IF l < k OR right(fs, k) <> fn THEN RETURN false; END IF;
           IF l = k THEN RETURN true; END IF;

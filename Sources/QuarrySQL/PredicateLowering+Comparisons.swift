@@ -119,7 +119,7 @@ extension PredicateLowerer {
             return Side(sql: SQLFragment("?", [bound]), type: nil, nullable: v.isNull, constant: v, isObject: false)
         case .scalar(let f, let type, let nullable):
             let folded = foldStrings && (type == nil || type == .string || type == .uri)
-            return Side(sql: folded ? "quarry_fold(" + f + ", \(flags(folding)))" : f, type: type, nullable: nullable, constant: nil, isObject: false)
+            return Side(sql: folded ? QuarrySQLFunction.fold.call(f, flags: flags(folding)) : f, type: type, nullable: nullable, constant: nil, isObject: false)
         case .object(let f, _, let nullable):
             return Side(sql: f, type: nil, nullable: nullable, constant: nil, isObject: true)
         case .toMany:
@@ -271,7 +271,7 @@ extension PredicateLowerer {
         }
         let a = try side(subject, folding: .none, foldStrings: false)
         let b = try side(needle, folding: .none, foldStrings: false)
-        return SQLCondition(fragment: "\(op.sqlFunction)(" + a.sql + ", " + b.sql + ", \(flags(folding)))", nullable: true)
+        return SQLCondition(fragment: op.function.call(a.sql, b.sql, flags: flags(folding)), nullable: true)
     }
 }
 

@@ -205,10 +205,17 @@ extension PredicateLowerer {
         }
     }
 
-    /// Aggregate functions over a to-many path, `now()`; the rest run in memory.
+    /// Aggregate functions over a to-many path, `now()`; the rest (the
+    /// StringFunction cases among them) run in memory.
     func function(_ name: String, _ args: [Expression], span: SourceSpan) throws(LoweringError) -> Operand {
         let bare = name.hasSuffix(":") ? String(name.dropLast()) : name
         if bare == "now" && args.isEmpty { return .constant(.date(context.now)) }
+        if let f = StringFunction(function: name) {
+            // SQL's UPPER / LOWER map ASCII only (SQLite) or by the server's
+            // locale, and LENGTH counts characters, not UTF-16 units: the
+            // evaluator computes these in memory, as a residual.
+            throw .unsupported("function \(f.functionName) runs in memory")
+        }
         guard let op = StoreAggregate(function: name), args.count == 1, case .keyPath(let base, let path) = args[0].kind else {
             throw .unsupported("function \(name)")
         }

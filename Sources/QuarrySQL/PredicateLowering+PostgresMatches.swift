@@ -24,7 +24,7 @@ extension PredicateLowerer {
             guard !folding.caseInsensitive, let translated = PostgresRegex.translate(text, folding: folding) else {
                 throw .unsupported("a MATCHES pattern PostgreSQL would read differently")
             }
-            let folded = folding.isNone ? f : "quarry_fold(" + f + ", \(flags(folding)))"
+            let folded = folding.isNone ? f : QuarrySQLFunction.fold.call(f, flags: flags(folding))
             return SQLCondition(fragment: folded + SQLFragment(" ~ ?", [.string(translated)]), nullable: true)
         default:
             return .alwaysFalse

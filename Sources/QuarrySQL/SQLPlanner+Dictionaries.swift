@@ -78,7 +78,7 @@ extension SQLPlanner {
             for sort in request.sortDescriptors {
                 let path = sort.keyPath.split(separator: ".").map(String.init)
                 guard case .scalar(let f, let type, _) = try lowerer.keyPathOperand(nil, path, span: .synthesized) else { return nil }
-                let key = sort.caseInsensitive && (type == .string || type == .uri) ? "quarry_fold(" + f + ", 1)" : f
+                let key = sort.caseInsensitive && (type == .string || type == .uri) ? QuarrySQLFunction.fold.call(f, flags: 1) : f
                 orderBy.append(SQLFragment(mapping.dialect.sortKey(key.sql, ascending: sort.ascending), key.arguments))
             }
             if !inMemory { do { try refuseTransients(context) } catch { throw .bind(error) } }
@@ -112,8 +112,10 @@ extension SQLPlanner {
     /// `entity` (an aggregate function of a key path without to-many steps).
     public static func isRowAggregate(_ e: QuarrySyntax.Expression, entity: String, model: Model) -> Bool {
         guard case .function(let name, let args) = e.kind, args.count == 1, case .keyPath(nil, let path) = args[0].kind else { return false }
+        // The store's aggregates (StoreAggregate) and those only the
+        // evaluator computes over the fetched rows.
         let bare = name.hasSuffix(":") ? String(name.dropLast()) : name
-        guard ["count", "sum", "average", "min", "max", "median", "mode", "stddev"].contains(bare) else { return false }
+        guard StoreAggregate(function: name) != nil || ["median", "mode", "stddev"].contains(bare) else { return false }
         guard let bound = try? KeyPathBinder(model: model).bind(path, from: entity, span: .synthesized) else { return false }
         return !bound.isToMany
     }

@@ -93,7 +93,7 @@ public enum SQLPlanner {
                 throw Diagnostic(.toManyWithoutQuantifier, "cannot sort by '\(sort.keyPath)': sort keys are attributes reached through to-one relationships",
                                  at: .synthesized, stage: .bind)
             }
-            let key = sort.caseInsensitive && (type == .string || type == .uri) ? "quarry_fold(\(f.sql), 1)" : f.sql
+            let key = sort.caseInsensitive && (type == .string || type == .uri) ? QuarrySQLFunction.fold.call(SQLFragment(f.sql), flags: 1).sql : f.sql
             orderBy.append(SQLFragment(mapping.dialect.sortKey(key, ascending: sort.ascending)))
             memoryKeys.add(column: f.sql, type: type, ascending: sort.ascending)
         }

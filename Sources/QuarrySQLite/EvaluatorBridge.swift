@@ -9,6 +9,7 @@
 // row is then `predicate.evaluate(.string(subject))` — exactly what a fetch
 // in memory does, including the evaluator's Unicode folding table, its LIKE,
 // and its MATCHES (ICU via NSRegularExpression, whole-string, time-limited).
+import QuarryBinding
 import QuarryEvaluation
 
 enum EvaluatorBridge {
@@ -41,8 +42,8 @@ enum EvaluatorBridge {
 /// A MATCHES pattern for one call site: the evaluator's compiled predicate.
 final class RegexMatcher {
     /// Messages start with these, so `SQLiteError` can tell the kind.
-    static let invalidPrefix = "quarry_matches: invalid regular expression"
-    static let timeoutPrefix = "quarry_matches: regular expression took longer than"
+    static let invalidPrefix = QuarrySQLFunction.matches.sqlName + ": invalid regular expression"
+    static let timeoutPrefix = QuarrySQLFunction.matches.sqlName + ": regular expression took longer than"
 
     let key: [UInt8]
     let flags: Int32
@@ -82,7 +83,7 @@ final class RegexMatcher {
         case .regularExpressionTooComplex:
             return SQLFunctionFailure(message: "\(timeoutPrefix) \(timeLimit) s and was stopped (avoid nested repetition such as (a+)+)")
         default:
-            return SQLFunctionFailure(message: "quarry_matches: \(d.message)")
+            return SQLFunctionFailure(message: QuarrySQLFunction.matches.sqlName + ": \(d.message)")
         }
     }
 }

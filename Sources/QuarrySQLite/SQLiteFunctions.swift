@@ -28,6 +28,7 @@
 // so a pattern that varies per row is simply recompiled.
 import CSQLite
 import Foundation
+import QuarryBinding
 
 /// SQLite wants C function pointers: these are closures with no captures,
 /// and any state comes through `sqlite3_user_data` or the auxdata.
@@ -40,19 +41,26 @@ final class SQLFunctionSettings {
 }
 
 enum SQLiteFunctions {
-    static let names = ["quarry_fold", "quarry_like", "quarry_matches", "quarry_begins", "quarry_ends", "quarry_contains"]
+    /// The names registered, as SQL spells them.
+    static var names: [String] { QuarrySQLFunction.allCases.map(\.sqlName) }
+
+    /// The body of each function: the switch fails to compile when
+    /// QuarrySQLFunction gains a case SQLite does not implement.
+    static func body(_ f: QuarrySQLFunction) -> SQLFunctionBody {
+        switch f {
+        case .fold: return { ctx, _, argv in SQLiteFunctions.fold(ctx, argv!) }
+        case .like: return { ctx, _, argv in SQLiteFunctions.like(ctx, argv!) }
+        case .matches: return { ctx, _, argv in SQLiteFunctions.matches(ctx, argv!) }
+        case .begins: return { ctx, _, argv in SQLiteFunctions.needle(ctx, argv!, .begins) }
+        case .ends: return { ctx, _, argv in SQLiteFunctions.needle(ctx, argv!, .ends) }
+        case .contains: return { ctx, _, argv in SQLiteFunctions.needle(ctx, argv!, .contains) }
+        }
+    }
 
     /// Registers every function on `db`; returns the first failing result code.
     static func register(on db: OpaquePointer, settings: SQLFunctionSettings) -> Int32 {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
-        let table: [(String, Int32, SQLFunctionBody)] = [
-            ("quarry_fold", 2, { ctx, _, argv in SQLiteFunctions.fold(ctx, argv!) }),
-            ("quarry_like", 3, { ctx, _, argv in SQLiteFunctions.like(ctx, argv!) }),
-            ("quarry_matches", 3, { ctx, _, argv in SQLiteFunctions.matches(ctx, argv!) }),
-            ("quarry_begins", 3, { ctx, _, argv in SQLiteFunctions.needle(ctx, argv!, .begins) }),
-            ("quarry_ends", 3, { ctx, _, argv in SQLiteFunctions.needle(ctx, argv!, .ends) }),
-            ("quarry_contains", 3, { ctx, _, argv in SQLiteFunctions.needle(ctx, argv!, .contains) }),
-        ]
+        let table: [(String, Int32, SQLFunctionBody)] = QuarrySQLFunction.allCases.map { ($0.sqlName, Int32($0.arity), body($0)) }
         for (name, arity, body) in table {
             // Each registration owns one retain of the settings, released by
             // SQLite (xDestroy) when the function is replaced or the

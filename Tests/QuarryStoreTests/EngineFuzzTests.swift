@@ -2,7 +2,9 @@
 // on a fresh seed, printed, through the memory engine and SQL on SQLite (and
 // on PostgreSQL when a server is configured): every pair must agree. On a
 // disagreement it prints the shrunk predicate, both outcomes and a
-// ready-to-run `quarry` command on a copy of the fixture store.
+// ready-to-run `quarry` command on a copy of the fixture store, then the
+// data shrunk as well (EngineFuzzer+DataShrinking.swift): the minimal
+// objects as a `quarry` script and a store holding only them, with commands.
 //   QUARRY_FUZZ_COUNT (default 10,000) and QUARRY_FUZZ_SEED (default: a new
 //   random seed) set the run; Scripts/fuzz-engines.sh --count N --seed S
 //   runs a longer one.
@@ -22,6 +24,7 @@ struct EngineFuzzTests {
         print("fuzz-engines: seed \(seed), \(count) predicates, engines: \(stores.map { "\($0.0) memory, \($0.0) sql" }.joined(separator: ", "))")
         var fuzzer = GrammarFuzzer(seed: seed)
         var found: [String: FuzzDisagreement] = [:]
+        var minimal: [String: String] = [:]
         var errors = 0
         let started = Date()
         for _ in 0..<count {
@@ -32,6 +35,8 @@ struct EngineFuzzTests {
             let small = EngineFuzzer.shrink(node, stores: stores)
             if found[small.description] == nil, let d = EngineFuzzer.disagreement(small.description, stores: stores) {
                 found[small.description] = d
+                // The data shrunk too, on fresh stores of the engines that disagree.
+                minimal[small.description] = EngineFuzzer.minimalCase(d, entity: "Employee", source: stores[0].1, seed: seed, tag: "\(found.count)")
             }
         }
         let seconds = Date().timeIntervalSince(started)
@@ -53,6 +58,7 @@ struct EngineFuzzTests {
                 print("fuzz-engines: DISAGREEMENT (seed \(seed))\n    \(d)")
                 let statement = "FETCH Employee WHERE \(d.format)".replacingOccurrences(of: "'", with: "'\\''")
                 print("    quarry --store \(path) --engine memory -c '\(statement)'; quarry --store \(path) --engine sql -c '\(statement)'")
+                print(minimal[d.format] ?? "")
             }
         }
         #expect(missing.isEmpty, "categories never drawn: \(missing)")
@@ -110,6 +116,7 @@ struct RandomModelFuzzTests {
                     let statement = "FETCH \(entity) WHERE \(d.format)".replacingOccurrences(of: "'", with: "'\\''")
                     commands.append("quarry --store \(path) --engine memory -c '\(statement)'; quarry --store \(path) --engine sql -c '\(statement)'")
                     print("    " + commands[commands.count - 1])
+                    print(EngineFuzzer.minimalCase(d, entity: entity, source: stores[0].1, seed: seed, tag: "model\(m)-\(found.count)"))
                 }
             }
         }
