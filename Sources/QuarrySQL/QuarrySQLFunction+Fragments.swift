@@ -6,7 +6,7 @@ import QuarryBinding
 extension QuarrySQLFunction {
     /// `name(subject, other…, flags)`: `subject` and `others` keep their
     /// bound arguments; `flags` is the integer written into the text.
-    func call(_ subject: SQLFragment, _ others: SQLFragment..., flags: Int) -> SQLFragment {
+    public func call(_ subject: SQLFragment, _ others: SQLFragment..., flags: Int) -> SQLFragment {
         var out = (sqlName + "(") + subject
         for o in others { out = out + ", " + o }
         return out + ", \(flags))"

@@ -7,6 +7,7 @@
 // lower() and upper() are ASCII-only on SQLite), so adding one to a store
 // is refused, naming it, rather than leaving its rows without a value.
 import Foundation
+import QuarryBinding
 
 extension Migration {
     static func derivedSteps(_ difference: ModelDifference, dialect: SQLDialect, location: String) throws -> [MigrationStep] {
@@ -22,7 +23,7 @@ extension Migration {
                 throw MigrationError.notInferable(location: location, refusals: ["\(d.entity).\(d.attribute): \(error)"])
             }
             switch d.derivation.textFunction {
-            case .canonical?: value = SQLFragment("quarry_fold(" + value.sql + ", 3)", value.arguments)
+            case .canonical?: value = QuarrySQLFunction.fold.call(value, flags: 3)   // [cd], as canonical: folds
             case .lowercase?, .uppercase?:
                 throw MigrationError.notInferable(location: location, refusals: [
                     "\(d.entity).\(d.attribute): a derived \(d.derivation.textFunction!.rawValue): attribute cannot be computed for existing rows in SQL "
