@@ -45,14 +45,18 @@ thread)
     # pool, concurrent evaluation of substitutions, values released on
     # another thread, the linter's concurrentPerform. Clean on 2026-11-26
     # (37 tests in 12 suites; no report, no suppression).
-    # Not here: suites that start the `quarry` executable (REPLInterruptTests,
-    # PagerTests, PartialFileTests' killed run). It links the Swift runtime
-    # statically (Package.swift), and so built it dies at start under
-    # TSan's static runtime ("CHECK failed: sanitizer_allocator_secondary.h:297"
-    # in free() under ProcessInfo.environment) — the clash the ASan build
-    # avoids with a shared runtime (Scripts/asan-build-flags.sh); the same
-    # for TSan (`-shared-libsan`) would need a build of its own, not tried yet.
-    filter='ConcurrentWritersTests|BusyTimeout|Interrupting|PostgresTests.InterruptTests|MemoryInterruptTests|PoolTests|LockedStore|SubqueryAndSubstitutionTests|ParkedReleaseTests|LintConfigTests'
+    # Also the suites that start the `quarry` executable and signal it from
+    # another thread or process (REPLInterruptTests, PagerTests,
+    # PartialFileTests' killed fixtures run). `quarry` normally links the
+    # Swift runtime statically (Package.swift); so linked it dies at start
+    # under TSan ("CHECK failed: sanitizer_allocator_secondary.h:297" in
+    # free() under ProcessInfo.environment), and TSan's shared runtime does
+    # not link against the static libdispatch (hidden dispatch_once_f). Here
+    # it is linked the ordinary way instead (QUARRY_SHARED_STDLIB, read by
+    # Package.swift): the sanitized executable is what is tested, not its
+    # start-up time.
+    export QUARRY_SHARED_STDLIB=1
+    filter='ConcurrentWritersTests|BusyTimeout|Interrupting|PostgresTests.InterruptTests|MemoryInterruptTests|PoolTests|LockedStore|SubqueryAndSubstitutionTests|ParkedReleaseTests|LintConfigTests|REPLInterruptTests|PagerTests|PartialFileTests'
     exec swift test --sanitize=thread --scratch-path .build-tsan --filter "$filter" "$@"
     ;;
 *)
