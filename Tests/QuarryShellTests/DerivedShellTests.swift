@@ -57,30 +57,8 @@ struct DerivedShellTests {
          "error[A006]: Employee.place is derived (department.name): it is read-only, the store computes it on every save\n", 65),
     ]
 
-    static var locations: [String] { PostgresTestEnvironment.shouldRun ? ["sqlite", "postgres"] : ["sqlite"] }
-
-    @Test(arguments: locations)
+    @Test(arguments: TranscriptTable.locations)
     func transcripts(location: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-derived-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let model = folder.appendingPathComponent("company.yaml").path
-        try Self.model.write(toFile: model, atomically: true, encoding: .utf8)
-        let store: StoreLocation
-        if location == "postgres" {
-            var url = try PostgresTestEnvironment.requireURL()
-            url.schema = PostgresTestEnvironment.freshSchemaName()
-            store = .postgres(url.description)
-        } else {
-            store = .sqlite(folder.appendingPathComponent("company.sqlite").path)
-        }
-        let made = transcript([.command(Self.setUp)], store: store, modelPath: model)
-        #expect(made.status == 0, "\(made.err)")
-        for (script, out, err, status) in Self.cases {
-            let r = transcript([.command(script)], store: store)
-            #expect(r.out == out, "\(location): \(script)\n\(r.out)")
-            #expect(r.err == err, "\(location): \(script)\n\(r.err)")
-            #expect(r.status == status, "\(location): \(script)")
-        }
+        try TranscriptTable.run(at: location, model: Self.model, setUp: Self.setUp, cases: Self.cases)
     }
 }

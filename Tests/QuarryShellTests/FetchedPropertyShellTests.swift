@@ -50,32 +50,11 @@ struct FetchedPropertyShellTests {
          " name | outsiders.name\n------+----------------\n Ops  | [Ann, Bob]\n(1 row)\n", "", 0),
     ]
 
-    static var locations: [String] { PostgresTestEnvironment.shouldRun ? ["sqlite", "postgres"] : ["sqlite"] }
-
-    @Test(arguments: locations)
+    @Test(arguments: TranscriptTable.locations)
     func transcripts(location: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-fetched-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let model = folder.appendingPathComponent("company.yaml").path
-        try Self.model.write(toFile: model, atomically: true, encoding: .utf8)
-        let store: StoreLocation
-        if location == "postgres" {
-            var url = try PostgresTestEnvironment.requireURL()
-            url.schema = PostgresTestEnvironment.freshSchemaName()
-            store = .postgres(url.description)
-        } else {
-            store = .sqlite(folder.appendingPathComponent("company.sqlite").path)
+        try TranscriptTable.run(at: location, model: Self.model, setUp: Self.setUp, cases: Self.cases) { store in
+            let grouped = transcript([.command("FETCH Department PROPERTIES wellPaid GROUP BY wellPaid")], store: store)
+            #expect(grouped.err.contains("error[R004]"), "\(grouped.err)")
         }
-        let made = transcript([.command(Self.setUp)], store: store, modelPath: model)
-        #expect(made.status == 0, "\(made.err)")
-        for (script, out, err, status) in Self.cases {
-            let r = transcript([.command(script)], store: store)
-            #expect(r.out == out, "\(location): \(script)")
-            #expect(r.err == err, "\(location): \(script)")
-            #expect(r.status == status, "\(location): \(script)")
-        }
-        let grouped = transcript([.command("FETCH Department PROPERTIES wellPaid GROUP BY wellPaid")], store: store)
-        #expect(grouped.err.contains("error[R004]"), "\(grouped.err)")
     }
 }

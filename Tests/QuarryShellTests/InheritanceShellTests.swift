@@ -76,30 +76,8 @@ struct InheritanceShellTests {
          "1:21: error[A006]: no fetch request template named 'oldrThan'\n    FETCH FROM TEMPLATE oldrThan WITH $min = 1\n                        ^~~~~~~~\nhelp: did you mean 'olderThan'?\n", 65),
     ]
 
-    static var locations: [String] { PostgresTestEnvironment.shouldRun ? ["sqlite", "postgres"] : ["sqlite"] }
-
-    @Test(arguments: locations)
+    @Test(arguments: TranscriptTable.locations)
     func transcripts(location: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-inherit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let model = folder.appendingPathComponent("people.yaml").path
-        try Self.model.write(toFile: model, atomically: true, encoding: .utf8)
-        let store: StoreLocation
-        if location == "postgres" {
-            var url = try PostgresTestEnvironment.requireURL()
-            url.schema = PostgresTestEnvironment.freshSchemaName()
-            store = .postgres(url.description)
-        } else {
-            store = .sqlite(folder.appendingPathComponent("people.sqlite").path)
-        }
-        let made = transcript([.command(Self.setUp)], store: store, modelPath: model)
-        #expect(made.status == 0, "\(made.err)")
-        for (script, out, err, status) in Self.cases {
-            let r = transcript([.command(script)], store: store)
-            #expect(r.out == out, "\(location): \(script)")
-            #expect(r.err == err, "\(location): \(script)")
-            #expect(r.status == status, "\(location): \(script)")
-        }
+        try TranscriptTable.run(at: location, model: Self.model, setUp: Self.setUp, cases: Self.cases)
     }
 }

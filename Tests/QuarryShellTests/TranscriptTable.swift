@@ -1,0 +1,41 @@
+// A shell transcript as a table: write a YAML model, run a set-up script on
+// a fresh store (a SQLite file, or a fresh PostgreSQL schema), then each
+// (statement, stdout, stderr, exit status) case against it, as `quarry`
+// prints them. The suites for inheritance, derived attributes and fetched
+// properties share it; each keeps only its model and its cases.
+import Foundation
+import Testing
+import QuarryPostgresTestSupport
+@testable import QuarryShell
+
+enum TranscriptTable {
+    /// Where the table runs: SQLite always, PostgreSQL when a server is there.
+    static var locations: [String] { PostgresTestEnvironment.shouldRun ? ["sqlite", "postgres"] : ["sqlite"] }
+
+    /// Runs the cases; `then` gets the store for checks of its own.
+    static func run(at location: String, model: String, setUp: String, cases: [(String, String, String, Int32)],
+                    then: (StoreLocation) -> Void = { _ in }) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-transcript-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let modelPath = folder.appendingPathComponent("model.yaml").path
+        try model.write(toFile: modelPath, atomically: true, encoding: .utf8)
+        let store: StoreLocation
+        if location == "postgres" {
+            var url = try PostgresTestEnvironment.requireURL()
+            url.schema = PostgresTestEnvironment.freshSchemaName()
+            store = .postgres(url.description)
+        } else {
+            store = .sqlite(folder.appendingPathComponent("store.sqlite").path)
+        }
+        let made = transcript([.command(setUp)], store: store, modelPath: modelPath)
+        #expect(made.status == 0, "\(made.err)")
+        for (script, out, err, status) in cases {
+            let r = transcript([.command(script)], store: store)
+            #expect(r.out == out, "\(location): \(script)\n\(r.out)")
+            #expect(r.err == err, "\(location): \(script)\n\(r.err)")
+            #expect(r.status == status, "\(location): \(script)")
+        }
+        then(store)
+    }
+}
