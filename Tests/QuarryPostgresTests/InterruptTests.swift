@@ -16,8 +16,10 @@ import Testing
                 let e = error as? PostgresDatabaseError
                 return e?.kind == .canceled && e?.sqlState == "57014" && "\(error)".contains("canceled")
             }
+            // Far sooner than the 10 s the statement would take; the margin
+            // is for ThreadSanitizer on a loaded machine (1.31 s seen there).
             let elapsed = Date().timeIntervalSince(start)
-            #expect(elapsed < 1.3, "took \(elapsed) s")
+            #expect(elapsed < 5, "took \(elapsed) s")
             // The connection still works, and a later statement is not hit.
             #expect(try db.query("SELECT 1", [], as: [.int]) == [[.int(1)]])
             #expect(try db.query("SELECT pg_sleep(0.2), 2", [], as: [.automatic, .int]).first?.last == .int(2))
