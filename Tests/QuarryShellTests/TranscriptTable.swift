@@ -1,8 +1,9 @@
 // A shell transcript as a table: write a YAML model, run a set-up script on
 // a fresh store (a SQLite file, or a fresh PostgreSQL schema), then each
-// (statement, stdout, stderr, exit status) case against it, as `quarry`
-// prints them. The suites for inheritance, derived attributes and fetched
-// properties share it; each keeps only its model and its cases.
+// (statement, stdout, stderr, exit status) case against it through an
+// in-process shell session (`transcript`), as `quarry` would print them.
+// The suites for inheritance, derived attributes and fetched properties
+// share it; each keeps only its model and its cases.
 import Foundation
 import Testing
 import QuarryPostgresTestSupport
