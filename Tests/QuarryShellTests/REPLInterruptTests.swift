@@ -79,7 +79,7 @@ struct REPLInterruptTests {
         if let only = Self.onlyPhase, only != phase { return }
         let repl = try #require(PTYProcess(REPLTerminalTests.binary!, arguments: ["--store", BigStore.path, "--model", BigStore.model],
                                            environment: Self.environment))
-        #expect(repl.wait(for: "quarry> "))
+        try #require(repl.wait(for: "quarry> "), "\(repl.screen.suffix(300).debugDescription)")
         var latencies: [Double] = []
         var toPrompt: [Double] = []
         for attempt in 1...Self.tries {
@@ -101,7 +101,11 @@ struct REPLInterruptTests {
             #expect(repl.waitAfter("interrupted", for: "quarry> "))
             toPrompt.append(Date().timeIntervalSince(sent))
             _ = repl.wait(for: "\u{0}", seconds: 0.3)
-            let after = repl.screen[repl.screen.range(of: "interrupted", options: .backwards)!.upperBound...]
+            guard let interrupted = repl.screen.range(of: "interrupted", options: .backwards) else {
+                Issue.record("\(phase) #\(attempt): no `interrupted` on the screen")
+                break
+            }
+            let after = repl.screen[interrupted.upperBound...]
             #expect(after.contains("quarry> ") && after.components(separatedBy: "\r\n").count <= 3 && !after.contains(" | "),
                     "\(after.debugDescription)")
             repl.screen = "" // the next try looks at its own output

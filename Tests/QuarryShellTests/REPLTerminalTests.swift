@@ -15,21 +15,43 @@ final class PTYProcess {
     let master: Int32
     let pid: pid_t
     var screen = ""
+    private var finished = false
 
     init?(_ path: String, arguments: [String] = [], environment: [String: String]) {
         var fd: Int32 = 0
         var size = winsize(ws_row: 40, ws_col: 160, ws_xpixel: 0, ws_ypixel: 0)
-        let env = environment.map { "\($0)=\($1)" }
-        let pid = forkpty(&fd, nil, nil, &size)
-        if pid < 0 { return nil }
-        if pid == 0 {
-            let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-            let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
-            execve(path, argv, envp)
-            _exit(127)
+        // Everything the child needs is allocated before the fork: the test
+        // process has many threads, and after fork only async-signal-safe
+        // calls are allowed in the child. Allocating there (Swift arrays,
+        // strdup) can block forever on a lock another thread held at the
+        // fork; under ThreadSanitizer, in CI, a `quarry` started this way once
+        // never showed its prompt.
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0)=\($1)") } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        let pid = argv.withUnsafeBufferPointer { argvBuffer in
+            envp.withUnsafeBufferPointer { envpBuffer in
+                let pid = forkpty(&fd, nil, nil, &size)
+                if pid == 0 {
+                    execve(argvBuffer[0]!, argvBuffer.baseAddress!, envpBuffer.baseAddress!) // not `path`: bridging a String allocates
+                    _exit(127)
+                }
+                return pid
+            }
         }
+        if pid < 0 { return nil }
         master = fd
         self.pid = pid
+    }
+
+    /// A test that stopped early (a failed `#require`) leaves no `quarry` running.
+    deinit {
+        if !finished {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            close(master)
+        }
     }
 
     func type(_ text: String) {
@@ -67,6 +89,7 @@ final class PTYProcess {
 
     /// Waits up to 30 s for the exit status; kills the process after that (-1).
     func finish() -> Int32 {
+        finished = true
         var status: Int32 = 0
         let deadline = Date().addingTimeInterval(30)
         var buffer = [UInt8](repeating: 0, count: 4096)
