@@ -154,7 +154,7 @@ enum Builtins {
             string("canonical:") { .string(Folding(caseInsensitive: true, diacriticInsensitive: true).fold($0)) },
             // Apple's private spelling, seen in archived Core Data predicates.
             string("_convertStringToNumber:") { Cast.number(from: $0) ?? .null },
-            Builtin(name: "now", arity: 0...0, pure: false) { (_, ctx) in .date(ctx.now()) },
+            Builtin(name: ClockFunction.name, arity: 0...0, pure: false) { (_, ctx) in .date(ctx.now()) },
             Builtin(name: "random", arity: 0...0, pure: false) { (_, ctx) in .double(ctx.random.nextDouble()) },
             Builtin(name: "noindex:", arity: 1...1, pure: true) { (args, _) in args[0] },
             Builtin(name: "castObject:toType:", arity: 2...2, pure: true) { (args, ctx) throws(Diagnostic) -> Value in

@@ -117,7 +117,7 @@ public struct Derivation: Sendable, Equatable {
             case .unary(.negate, let x):
                 _ = try check(x)
                 return nil
-            case .function(let name, let args) where Derivation.bare(name) == "now" && args.isEmpty:
+            case .function(let name, let args) where ClockFunction.isNow(name, argumentCount: args.count):
                 usesNow = true
                 return nil
             case .function(let name, _) where TextFunction(rawValue: Derivation.bare(name)) != nil:

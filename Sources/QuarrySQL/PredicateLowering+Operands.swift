@@ -208,8 +208,7 @@ extension PredicateLowerer {
     /// Aggregate functions over a to-many path, `now()`; the rest (the
     /// StringFunction cases among them) run in memory.
     func function(_ name: String, _ args: [Expression], span: SourceSpan) throws(LoweringError) -> Operand {
-        let bare = name.hasSuffix(":") ? String(name.dropLast()) : name
-        if bare == "now" && args.isEmpty { return .constant(.date(context.now)) }
+        if ClockFunction.isNow(name, argumentCount: args.count) { return .constant(.date(context.now)) }
         if let f = StringFunction(function: name) {
             // SQL's UPPER / LOWER map ASCII only (SQLite) or by the server's
             // locale, and LENGTH counts characters, not UTF-16 units: the
