@@ -13,17 +13,23 @@ extension Context {
         throw DerivedAttributeError(entity: entity, attribute: a.name, derivation: derivation)
     }
 
+    /// A derived column a save recomputed, and the rows it recomputed.
+    struct RecomputedColumn {
+        let column: DerivedColumn
+        let rows: [SQLStore.DerivedRows]
+    }
+
     /// Recomputes, inside the save's transaction, every derived column whose
     /// value the save's writes may have changed; returns those columns.
     func recomputeDerived(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
-                          permanent: [ObjectID: ObjectID]) throws -> [DerivedColumn] {
+                          permanent: [ObjectID: ObjectID]) throws -> [RecomputedColumn] {
         let columns = store.mapping.derived
         guard !columns.isEmpty else { return [] }
         let written = inserted + updated
         func key(_ o: ManagedObject) -> Int64 { (permanent[o.objectID] ?? o.objectID).primaryKey }
         func isKind(_ o: ManagedObject, _ entity: String) -> Bool { o.entity.isKind(of: entity, in: model) }
         let now = store.now()
-        var done: [DerivedColumn] = []
+        var done: [RecomputedColumn] = []
         for d in columns {
             let touched = (written + deleted).contains { o in d.reads.contains { isKind(o, $0) } }
             guard touched else { continue }
@@ -45,7 +51,7 @@ extension Context {
                 }
             }
             try store.recompute(d, rows, now: now)
-            done.append(d)
+            done.append(RecomputedColumn(column: d, rows: rows))
         }
         return done
     }
@@ -53,7 +59,10 @@ extension Context {
     /// After COMMIT: the recomputed values of `columns` for every object the
     /// context holds with its row loaded. Objects of this save get them as
     /// changes, which the save's bookkeeping then makes their saved values.
-    func refreshDerived(_ columns: [DerivedColumn], saved: [ManagedObject], permanent: [ObjectID: ObjectID]) throws {
+    /// Only the rows recomputed are read when the save named them (editing a
+    /// few salaries reads back a few departments, not every loaded one);
+    /// after an all-rows recompute, every loaded object of the entity is.
+    func refreshDerived(_ columns: [RecomputedColumn], saved: [ManagedObject], permanent: [ObjectID: ObjectID]) throws {
         guard !columns.isEmpty else { return }
         var objects: [Int64: [ManagedObject]] = [:]
         var inSave: Set<ObjectIdentifier> = []
@@ -64,21 +73,20 @@ extension Context {
         for o in registry.values where o.rowLoaded && !inSave.contains(ObjectIdentifier(o)) && !o.objectID.isTemporary {
             objects[o.objectID.primaryKey, default: []].append(o)
         }
-        for d in columns {
-            let members = objects.filter { $0.value.contains { $0.entity.isKind(of: d.entity, in: model) } }
-            let keys = Array(members.keys)
-            let size = max(1, min(500, store.database.maximumArguments - 8))
-            for start in stride(from: 0, to: keys.count, by: size) {
-                let chunk = Array(keys[start..<min(keys.count, start + size)])
-                let rows = try store.database.query("SELECT \"_pk\", " + d.quotedColumn + " FROM " + d.quotedTable + " WHERE \"_pk\" IN ("
-                                                    + chunk.map { _ in "?" }.joined(separator: ", ") + ")",
-                                                    chunk.map(Value.int), as: [.int, StoreValues.kind(d.type)])
-                for row in rows {
-                    guard case .int(let pk) = row[0] else { continue }
-                    for o in members[pk] ?? [] where o.entity.isKind(of: d.entity, in: model) {
-                        if inSave.contains(ObjectIdentifier(o)) { o.changes[d.attribute] = .attribute(row[1]) } else { o.committed[d.attribute] = .attribute(row[1]) }
-                    }
-                }
+        func apply(_ d: DerivedColumn, _ pk: Int64, _ value: Value) {
+            for o in objects[pk] ?? [] where o.entity.isKind(of: d.entity, in: model) {
+                if inSave.contains(ObjectIdentifier(o)) { o.changes[d.attribute] = .attribute(value) } else { o.committed[d.attribute] = .attribute(value) }
+            }
+        }
+        for recomputed in columns {
+            let d = recomputed.column
+            // After an all-rows recompute, the rows worth reading are those
+            // of the loaded objects.
+            let scopes = recomputed.rows.contains(where: \.isAll)
+                ? [.keys(objects.filter { $0.value.contains { $0.entity.isKind(of: d.entity, in: model) } }.map(\.key))]
+                : recomputed.rows
+            for scope in scopes {
+                for (pk, value) in try store.derivedValues(d, scope) { apply(d, pk, value) }
             }
         }
     }

@@ -91,7 +91,7 @@ extension Context {
         // An interrupt (Ctrl-C) asked for during the save rolls it back, even
         // one that fell between two statements (checked before COMMIT).
         if !store.database.isInTransaction { store.database.clearInterruptRequest() }
-        var derived: [DerivedColumn] = []
+        var derived: [RecomputedColumn] = []
         try store.database.inTransaction {
             // Deletes, then updates, then inserts: a UNIQUE value that this
             // save frees (by deleting or renaming a row) can be reused by a

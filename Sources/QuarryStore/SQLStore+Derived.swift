@@ -61,6 +61,8 @@ extension SQLStore {
         case keyColumn(String, [Int64])
         /// Rows whose key a subquery `SELECT <source> FROM <table> WHERE <match> IN (…)` gives.
         case linked(select: String, [Int64])
+
+        var isAll: Bool { if case .all = self { true } else { false } }
     }
 
     /// Recomputes `d` for `rows` (inside the caller's transaction).
@@ -68,25 +70,38 @@ extension SQLStore {
         let value = try mapping.derivedValue(d, now: now)
         let filter = mapping.derivedRowFilter(d)
         for scope in rows {
-            var conditions: [SQLFragment] = filter.map { [$0] } ?? []
-            var keyLists: [[Int64]] = [[]]
-            var template: String?
-            switch scope {
-            case .all: break
-            case .keys(let keys): template = "\"_pk\" IN "; keyLists = chunks(keys)
-            case .keyColumn(let column, let keys): template = column + " IN "; keyLists = chunks(keys)
-            case .linked(let select, let keys): template = "\"_pk\" IN (" + select + " IN "; keyLists = chunks(keys)
+            for condition in conditions(selecting: scope) {
+                try write(d, value: value, where: (filter.map { [$0] } ?? []) + (condition.map { [$0] } ?? []))
             }
-            for keys in keyLists {
-                if let template {
-                    guard !keys.isEmpty else { continue }
-                    var sql = template + "(" + keys.map { _ in "?" }.joined(separator: ", ") + ")"
-                    if case .linked = scope { sql += ")" }
-                    conditions.append(SQLFragment(sql, keys.map(Value.int)))
-                }
-                try write(d, value: value, where: conditions)
-                if template != nil { conditions.removeLast() }
-            }
+        }
+    }
+
+    /// The current values of `d` in the rows `scope` selects (key, value) —
+    /// what a context reads back after a save recomputed them.
+    func derivedValues(_ d: DerivedColumn, _ scope: DerivedRows) throws -> [(Int64, Value)] {
+        var values: [(Int64, Value)] = []
+        for condition in conditions(selecting: scope) {
+            let rows = try database.query("SELECT " + d.quotedTable + ".\"_pk\", " + d.quotedColumn + " FROM " + d.quotedTable
+                                          + (condition.map { " WHERE " + $0.sql } ?? ""), condition?.arguments ?? [],
+                                          as: [.int, StoreValues.kind(d.type)])
+            for row in rows { if case .int(let pk) = row[0] { values.append((pk, row[1])) } }
+        }
+        return values
+    }
+
+    /// The row condition of `scope`, one per chunk of keys (statements have
+    /// a limit on arguments); `.all` is the single condition nil; a scope
+    /// with no keys selects nothing, so it has no condition at all.
+    private func conditions(selecting scope: DerivedRows) -> [SQLFragment?] {
+        let template: String, keys: [Int64], closing: String
+        switch scope {
+        case .all: return [nil]
+        case .keys(let k): (template, keys, closing) = ("\"_pk\" IN ", k, "")
+        case .keyColumn(let column, let k): (template, keys, closing) = (column + " IN ", k, "")
+        case .linked(let select, let k): (template, keys, closing) = ("\"_pk\" IN (" + select + " IN ", k, ")")
+        }
+        return chunks(keys).map { chunk in
+            SQLFragment(template + "(" + chunk.map { _ in "?" }.joined(separator: ", ") + ")" + closing, chunk.map(Value.int))
         }
     }
 
