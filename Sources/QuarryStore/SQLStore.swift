@@ -89,6 +89,7 @@ public final class SQLStore {
         self.database = database
         self.readOnlyReason = nil
         try checkDerivations()   // SQLStore+Derived.swift
+        try ValueTransformerRegistry.shared.check(model)   // transformable attributes' transformers: StoreValues+Transformable.swift
         let tables = try database.tableNames()
         if !tables.contains("_quarry_metadata") {
             try database.inTransaction {
