@@ -12,9 +12,11 @@
 // A transformer name nobody registered is refused when the store opens
 // (`ValueTransformerRegistry.check`), naming the attribute. Bytes a
 // transformer cannot read are an error naming the attribute and row, never
-// a nil or the raw bytes. Stores opened read-only over another layout (a
-// Core Data store's views) keep reading transformable columns as raw bytes,
-// as before: an app's own transformer names are not registered here.
+// a nil or the raw bytes. A Core Data store opened read-only decodes its
+// transformable columns the same way; the app's own transformers
+// (`ColorTransformer`, …), which cannot exist here, are registered as
+// opaque when it opens (`registerOpaqueTransformers`): those columns read,
+// and export, as the bytes the app wrote.
 import Foundation
 
 /// A transformable value that could not be written or read.
@@ -124,15 +126,10 @@ struct DecodedRow: SQLRowReading {
 }
 
 extension SQLStore {
-    /// Whether this store decodes transformable columns (Quarry stores do;
-    /// read-only stores over another layout keep their bytes).
-    var decodesTransformables: Bool { readOnlyReason == nil }
-
     /// The decoders of `columns` (planned columns of `entity`'s rows, the
     /// first at row index `offset`): empty when none is transformable.
     func rowDecoders(_ columns: [PlannedColumn], of entity: String, offset: Int = 2) throws -> RowDecoders {
         var decoders = RowDecoders()
-        guard decodesTransformables else { return decoders }
         for (i, c) in columns.enumerated() {
             guard case .attribute(.transformable) = c.kind else { continue }
             guard let (owner, attribute) = transformableAttribute(c.name, of: entity, onlyFor: c.onlyFor) else { continue }
