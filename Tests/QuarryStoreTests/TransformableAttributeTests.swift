@@ -124,6 +124,22 @@ struct TransformableAttributeTests {
     }
 
     @Test(arguments: TestEngine.available)
+    func prefetchedAndFaultedRelatedObjectsComeDecoded(engine: TestEngine) throws {
+        let store = try Transformables.store(engine)
+        let context = Context(store: store)
+        var request = FetchRequest(entity: "Box", sortDescriptors: [SortDescriptor("label")])
+        request.relationshipKeyPathsForPrefetching = ["items"]
+        let boxes = try context.fetch(request)
+        let a = try #require(boxes.first)
+        let tags = a.objects(forKey: "items").sorted { "\($0["name"] ?? .null)" < "\($1["name"] ?? .null)" }.map { $0["tags"] }
+        #expect(tags == [.array(["red", "blue"]), .array(["green"])])
+        // Walking a to-one from a fresh context faults the item's row in.
+        let other = Context(store: store)
+        let b = try #require(try other.fetch(FetchRequest(entity: "Box", predicate: try Parser.parsePredicate("label == 'B'"))).first)
+        #expect(Set(b.objects(forKey: "items").map { "\($0["tags"] ?? .null)" }) == ["\(Value.string("red"))", "\(Value.null)"])
+    }
+
+    @Test(arguments: TestEngine.available)
     func codableValuesGoThroughTheJSONTransformer(engine: TestEngine) throws {
         struct Settings: Codable, Equatable { var theme: String; var sizes: [Int] }
         let store = try engine.emptyStore(model: try Transformables.model)
