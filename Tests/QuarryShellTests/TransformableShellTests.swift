@@ -1,7 +1,7 @@
 // The shell over a YAML model with transformable attributes (the default
 // keyed archive and JSON), on SQLite and (when a server is configured)
 // PostgreSQL, byte for byte the same: INSERT and UPDATE encode, FETCH shows
-// the decoded values (table and NDJSON-shaped properties), WHERE compares
+// the decoded values (as a table and as NDJSON), WHERE compares
 // decoded values (nil tests in SQL, the rest in memory), DELETE by such a
 // predicate deletes the right rows, a value the transformer cannot encode
 // is refused naming the attribute, and a sort by a transformable is B004.
@@ -31,6 +31,8 @@ struct TransformableShellTests {
     static let cases: [(String, String, String, Int32)] = [
         ("FETCH Item PROPERTIES name, tags, settings SORT BY name",
          " name | tags        | settings\n------+-------------+----------\n a    | [red, blue] | dark\n b    | 7           | NULL\n c    | NULL        | NULL\n(3 rows)\n", "", 0),
+        (".mode ndjson\nFETCH Item SORT BY name",
+         "{\"name\":\"a\",\"tags\":[\"red\",\"blue\"],\"settings\":\"dark\"}\n{\"name\":\"b\",\"tags\":7,\"settings\":null}\n{\"name\":\"c\",\"tags\":null,\"settings\":null}\n", "", 0),
         ("FETCH Item PROPERTIES name WHERE tags CONTAINS 'red'", " name\n------\n a\n(1 row)\n", "", 0),
         ("FETCH Item PROPERTIES name WHERE tags == nil", " name\n------\n c\n(1 row)\n", "", 0),
         ("FETCH Item PROPERTIES name WHERE tags > 5", " name\n------\n b\n(1 row)\n", "", 0),
