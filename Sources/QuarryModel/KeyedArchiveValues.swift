@@ -5,7 +5,7 @@
 // are understood — strings, numbers (inline integers, reals, booleans),
 // arrays, ordered sets, sets, dictionaries with string keys, dates, data,
 // URLs and UUIDs; any other class is an error naming it, never a guess.
-// Writing goes through Foundation's own NSKeyedArchiver (the same format).
+// Writing: KeyedArchiveWriter.swift (the same format, NSNull for a nil member).
 import Foundation
 import QuarrySyntax
 
@@ -52,6 +52,7 @@ public enum KeyedArchiveValues {
 
         func object(_ name: String, _ fields: [String: PropertyListValue], depth: Int) throws -> Value {
             switch name {
+            case "NSNull": return .null
             case "NSArray", "NSMutableArray": return .array(try members(fields, "NS.objects", depth: depth))
             case "NSOrderedSet", "NSMutableOrderedSet": return .orderedSet(try members(fields, "NS.objects", depth: depth))
             case "NSSet", "NSMutableSet": return .set(try members(fields, "NS.objects", depth: depth))
@@ -102,33 +103,9 @@ public enum KeyedArchiveValues {
         }
     }
 
-    /// An archive of `value` (NSKeyedArchiver, secure coding) that
-    /// `NSSecureUnarchiveFromData` and `decode` read back.
+    /// An archive of `value` in NSKeyedArchiver's format that
+    /// `NSSecureUnarchiveFromData` and `decode` read back (KeyedArchiveWriter.swift).
     public static func encode(_ value: Value) throws -> [UInt8] {
-        let root = try foundationObject(value)
-        let data = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true)
-        return [UInt8](data)
-    }
-
-    private static func foundationObject(_ v: Value) throws -> Any {
-        switch v {
-        case .null: return NSNull()
-        case .bool(let b): return NSNumber(value: b)
-        case .int(let n): return NSNumber(value: n)
-        case .double(let d): return NSNumber(value: d)
-        case .string(let s): return NSString(string: s)
-        case .date(let d): return NSDate(timeIntervalSinceReferenceDate: d)
-        case .data(let b): return NSData(bytes: b, length: b.count)
-        case .uuid(let u): return NSUUID(uuidString: u.uuidString)!
-        case .array(let xs): return NSArray(array: try xs.map(foundationObject))
-        case .orderedSet(let xs): return NSOrderedSet(array: try xs.map(foundationObject))
-        case .set(let xs): return NSSet(array: try xs.map(foundationObject))
-        case .dictionary(let d):
-            let out = NSMutableDictionary()
-            for (k, x) in d { out[NSString(string: k)] = try foundationObject(x) }
-            return out
-        case .decimal, .object:
-            throw ValueTransformerError.unsupported("archiving decimal and object values")
-        }
+        try KeyedArchiveWriter.archive(value)
     }
 }

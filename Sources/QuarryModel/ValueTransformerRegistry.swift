@@ -92,6 +92,22 @@ public final class ValueTransformerRegistry: @unchecked Sendable {
         return found
     }
 
+    /// Registers `OpaqueValueTransformer` under every transformer name of
+    /// `model` nobody registered: for a Core Data store opened read-only
+    /// (and the Quarry store it is exported to), whose app transformers
+    /// (`ColorTransformer`, …) cannot exist here — their columns read, and
+    /// copy, as the bytes the app wrote. A name registered later (the real
+    /// transformer) replaces it.
+    public func registerOpaqueTransformers(missingFrom model: Model) {
+        lock.lock(); defer { lock.unlock() }
+        for e in model.entities {
+            for a in e.attributes where a.type == .transformable {
+                let name = a.valueTransformerName ?? Self.defaultName
+                if transformers[name] == nil { transformers[name] = OpaqueValueTransformer(name: name) }
+            }
+        }
+    }
+
     /// Every transformable attribute's transformer is registered (checked
     /// when a model is loaded for use); the first unknown one throws.
     public func check(_ model: Model) throws {
@@ -101,6 +117,21 @@ public final class ValueTransformerRegistry: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Bytes kept as they are: what `registerOpaqueTransformers` registers
+/// for an app's transformer that is not available here. Reads give the
+/// stored bytes (`.data`); only bytes can be written.
+public struct OpaqueValueTransformer: ValueTransforming {
+    public let name: String
+    public init(name: String) { self.name = name }
+    public func encode(_ value: Value) throws -> [UInt8] {
+        guard case .data(let bytes) = value else {
+            throw ValueTransformerError.unsupported("\(value.typeName) values for '\(name)', a transformer only the app that made the store has: only its bytes can be written")
+        }
+        return bytes
+    }
+    public func decode(_ bytes: [UInt8]) throws -> Value { .data(bytes) }
 }
 
 /// Values as UTF-8 JSON. Dates, data and UUIDs have no JSON form and are

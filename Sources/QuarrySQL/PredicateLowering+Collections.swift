@@ -105,6 +105,7 @@ extension PredicateLowerer {
                 context.transients.append((owner, a.name))
                 throw .unsupported("transient attribute")
             }
+            try refuseTransformable(a, of: owner, nilTestable: false)
             if bound.suffix.isEmpty { return .scalar(SQLFragment(column), type: a.type, nullable: true) }
             let (sql, type) = try converted(column, type: a.type, suffix: bound.suffix)
             return .scalar(SQLFragment(sql), type: type, nullable: true)
@@ -152,6 +153,7 @@ extension PredicateLowerer {
                 context.transients.append((owner, attribute.name))
                 throw .unsupported("transient attribute")
             }
+            try refuseTransformable(attribute, of: owner, nilTestable: false)
             let (c, valueType) = try converted(raw, type: attribute.type, suffix: bound.suffix)
             (select, type, nullable) = try aggregateSelect(op, of: c, type: valueType, overflowFallsBack: integerSumsMayFail)
         default:

@@ -7,8 +7,8 @@ import QuarryModel
 
 extension PredicateLowerer {
     func comparison(_ c: Comparison, span: SourceSpan) throws(LoweringError) -> SQLCondition {
-        let l = try operand(c.lhs)
-        let r = try operand(c.rhs)
+        let l = try comparisonOperand(c, c.lhs, other: c.rhs)
+        let r = try comparisonOperand(c, c.rhs, other: c.lhs)
         switch c.modifier {
         case .direct:
             if case .toMany(let bound, let alias, let entity) = l {

@@ -121,6 +121,7 @@ extension PredicateLowerer {
                 context.transients.append((owner, a.name))
                 throw .unsupported("transient attribute")
             }
+            try refuseTransformable(a, of: owner, nilTestable: bound.suffix.isEmpty)
             if bound.suffix.isEmpty { return .scalar(SQLFragment(column), type: a.type, nullable: a.isOptional || !bound.steps.isEmpty) }
             let (sql, type) = try converted(column, type: a.type, suffix: bound.suffix)
             return .scalar(SQLFragment(sql), type: type, nullable: a.isOptional || !bound.steps.isEmpty)

@@ -61,6 +61,9 @@ final class LoweringContext {
     /// order: SQL cannot read them (they have no column), so a plan that met
     /// one is refused unless memory runs the request (SQLPlanner+Transients.swift).
     var transients: [(entity: String, attribute: String)] = []
+    /// Set while the key path of a nil test is lowered: it may end at a
+    /// transformable attribute (PredicateLowering+Transformable.swift).
+    var nilTestedKeyPath = false
 
     private struct RowAlias {
         var alias: String

@@ -54,6 +54,9 @@ extension SQLPlanner {
         var assignments: [SQLFragment] = []
         for (key, expression) in set {
             let attribute = entity.attribute(named: key, in: model)!
+            // A transformable's value is its transformer's bytes, which only
+            // the store makes: set object by object (StoreValues+Transformable.swift).
+            if attribute.type == .transformable { return nil }
             guard let column = mapping.column(for: key, of: entityName) else { return nil }
             let operand: Operand
             do { operand = try lowerer.operand(expression) } catch {

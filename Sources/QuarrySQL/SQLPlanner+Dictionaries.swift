@@ -34,6 +34,7 @@ extension SQLPlanner {
                              stage: .bind)
         }
         try checkGrouping(request, model: model)
+        try refuseTransformableSorts(request, mapping: mapping)   // PredicateLowering+Transformable.swift
         let context = LoweringContext(mapping: mapping, now: now)
         let level = context.newLevel(entity: entity.name)
         var lowerer = PredicateLowerer(context: context, level: level)

@@ -60,6 +60,7 @@ public enum SQLPlanner {
         // Columns: every attribute and to-one key of the entity and its
         // sub-entities, planned once by the mapping.
         let select = entity.select
+        try refuseTransformableSorts(request, mapping: mapping)   // PredicateLowering+Transformable.swift
 
         // ORDER BY keys (before the FROM is written: to-one sort paths add joins).
         var orderBy: [SQLFragment] = []

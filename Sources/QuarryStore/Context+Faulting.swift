@@ -64,7 +64,7 @@ extension Context {
         }
         let ownerIndex = kinds.count - 1
         var plans: [FillPlan] = []
-        try store.database.streamRows(sql + " " + rest, arguments, as: kinds) { row in
+        try store.streamRows(sql + " " + rest, arguments, as: kinds, decoding: try store.rowDecoders(select.columns, of: entity)) { row in
             guard case .int(let pk) = row[0], case .string(let name) = row[1] else { return }
             let id = ObjectID(entity: name, primaryKey: pk)
             let object = self.object(with: id)

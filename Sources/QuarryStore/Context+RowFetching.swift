@@ -52,7 +52,7 @@ extension Context {
         var heldUnresolved: [Int: [String: Int64]] = [:]
         let sql = memorySort?.unsorted ?? plan.sql
         do {
-            try store.database.streamRows(sql.sql, sql.arguments, as: kinds) { row in
+            try store.streamRows(sql.sql, sql.arguments, as: kinds, decoding: try store.rowDecoders(plan.columns, of: request.entity)) { row in
                 guard let pk = row.integer(at: 0) else { return }
                 // Rows of one entity repeat its name: compared in place, not
                 // made into a String per row.

@@ -71,11 +71,14 @@ final class ContextWriter {
         let name: String
         let type: AttributeType
         let column: String
+        /// For `StoreValues.storable(_:for:)`: a transformable needs its transformer's name.
+        let attribute: Attribute
 
         init(_ attribute: Attribute, _ column: String) {
             self.name = attribute.name
             self.type = attribute.type
             self.column = column
+            self.attribute = attribute
         }
     }
 
@@ -83,14 +86,14 @@ final class ContextWriter {
     private final class SingleChange {
         let info: EntityInfo
         let key: String
-        let type: AttributeType
+        let attribute: Attribute
         let entity: String
         let updates: ColumnUpdates
 
-        init(info: EntityInfo, key: String, type: AttributeType, entity: String, updates: ColumnUpdates) {
+        init(info: EntityInfo, key: String, attribute: Attribute, entity: String, updates: ColumnUpdates) {
             self.info = info
             self.key = key
-            self.type = type
+            self.attribute = attribute
             self.entity = entity
             self.updates = updates
         }
@@ -151,17 +154,17 @@ final class ContextWriter {
         // The usual object of a big save: the same entity and the same one
         // changed attribute as the object before.
         if let last = lastSingle, object.info === last.info, let v = object.changes.attributeValue(ifOnly: last.key) {
-            try last.updates.add(key: object.primaryKey, value: try StoreValues.storable(v, type: last.type, key: last.key, entity: last.entity))
+            try last.updates.add(key: object.primaryKey, value: try StoreValues.storable(v, for: last.attribute, entity: last.entity))
             return false
         }
         let shape = shape(object.info)
         if let (property, value) = object.onlyChange {
             // One changed attribute: its row joins that column's batch.
             guard let target = shape.attribute(property), case .attribute(let v) = value else { return true }
-            let stored = try StoreValues.storable(v, type: target.type, key: target.name, entity: shape.entity)
+            let stored = try StoreValues.storable(v, for: target.attribute, entity: shape.entity)
             guard let updates = try columnUpdates(shape, target) else { return false }
             try updates.add(key: object.primaryKey, value: stored)
-            lastSingle = SingleChange(info: object.info, key: property, type: target.type, entity: shape.entity, updates: updates)
+            lastSingle = SingleChange(info: object.info, key: property, attribute: target.attribute, entity: shape.entity, updates: updates)
             return false
         }
         try flushUpdates()
@@ -171,7 +174,7 @@ final class ContextWriter {
         func add(_ property: String, _ value: PropertyValue) throws {
             guard let target = shape.attribute(property), case .attribute(let v) = value else { others = true; return }
             columns.append(target.column)
-            arguments.append(try StoreValues.storable(v, type: target.type, key: target.name, entity: shape.entity))
+            arguments.append(try StoreValues.storable(v, for: target.attribute, entity: shape.entity))
         }
         // Sorted by name, so that one set of changed columns is one SQL text.
         for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) { try add(property, value) }

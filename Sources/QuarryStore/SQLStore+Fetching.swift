@@ -104,7 +104,7 @@ extension SQLStore {
         // row — or not at all when the table holds no other entity.
         let sole = soleEntity(entity)
         var lastEntity = sole
-        try database.streamRows(sql.sql, sql.arguments, as: kinds) { row in
+        try streamRows(sql.sql, sql.arguments, as: kinds, decoding: try rowDecoders(columns, of: entity)) { row in
             guard let pk = row.integer(at: 0) else { return }
             let entity: String
             if let last = lastEntity, sole != nil || row.text(at: 1, equals: last) {

@@ -89,6 +89,7 @@ public final class SQLStore {
         self.database = database
         self.readOnlyReason = nil
         try checkDerivations()   // SQLStore+Derived.swift
+        try ValueTransformerRegistry.shared.check(model)   // transformable attributes' transformers: StoreValues+Transformable.swift
         let tables = try database.tableNames()
         if !tables.contains("_quarry_metadata") {
             try database.inTransaction {
@@ -118,6 +119,8 @@ public final class SQLStore {
     /// every write is refused with `StoreError.readOnly(reason)`.
     public init(readOnlyDatabase database: any SQLDatabase, model: Model, reason: String) {
         self.model = model
+        // An app's own transformers read as bytes (StoreValues+Transformable.swift).
+        ValueTransformerRegistry.shared.registerOpaqueTransformers(missingFrom: model)
         var mapping = StoreMapping(model: model, dialect: database.dialect)
         // Views over another layout have no order columns (StoreMapping+Ordered.swift).
         mapping.storesOrderColumns = false

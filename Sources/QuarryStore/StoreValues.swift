@@ -7,7 +7,9 @@ import Foundation
 
 enum StoreValues {
     static func storable(_ v: Value, for attribute: Attribute, entity: String) throws -> Value {
-        try storable(v, type: attribute.type, key: attribute.name, entity: entity)
+        // A transformable value becomes its transformer's bytes (StoreValues+Transformable.swift).
+        if attribute.type == .transformable { return try transformed(v, for: attribute, entity: entity) }
+        return try storable(v, type: attribute.type, key: attribute.name, entity: entity)
     }
 
     /// `storable` from the two parts of the attribute it reads: hot loops

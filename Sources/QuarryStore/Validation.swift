@@ -261,6 +261,13 @@ final class Validator {
     /// The first thing wrong with an attribute's value, if any.
     func check(_ value: Value, _ a: CheckedAttribute, entity: String) -> ValidationReason? {
         if value.isNull { return a.isOptional ? nil : .required }
+        // A transformable value is valid when its transformer can encode it.
+        if a.type == .transformable {
+            do { _ = try StoreValues.transformed(value, for: a.attribute, entity: entity) } catch {
+                return .typeMismatch(expected: "a value its transformer (\(StoreValues.transformerName(a.attribute))) can encode", got: value.typeName)
+            }
+            return nil
+        }
         let stored: Value
         do {
             stored = try StoreValues.storable(value, type: a.type, key: a.name, entity: entity)

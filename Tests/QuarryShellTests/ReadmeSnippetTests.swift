@@ -143,11 +143,13 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
         // refresh(_:mergeChanges:), rollback(), reset() or a save of the context.
         // let recent = try department.fetchedObjects(forKey: "recentHires")   // or department["recentHires"]: an array
 
-        // Value transformers by name (for transformable attributes): Core Data's
-        // keyed-archive format (NSSecureUnarchiveFromData, the default), JSON and
-        // binary property lists built in, your own registered; an unknown name is
-        // an error naming the closest one. Not yet applied by the store's read and
-        // write paths (a transformable column still refuses values: B004).
+        // Transformable attributes: a value is stored as the bytes of the
+        // transformer the model names (Core Data's keyed archive,
+        // NSSecureUnarchiveFromData, by default; JSON and binary property lists
+        // built in; your own registered by name) and read back decoded; an unknown
+        // name is refused when the store opens. In predicates `== nil`/`!= nil`
+        // run in SQL, any other test in memory on the decoded values; sorting by
+        // one is refused (B004) on every engine.
         let archive = try ValueTransformerRegistry.shared.transformer(named: "NSSecureUnarchiveFromData")
         let tags = try archive.decode(bytesFromACoreDataStore)        // .array([.string("a"), …])
         let settings = try JSONValueTransformer.encode(mySettings)     // a Codable value as a Value
