@@ -47,10 +47,13 @@ public struct ContextObserver: Hashable, Sendable {
 
 extension Context {
     /// Calls `body` with every event from now on, until `removeObserver`.
+    /// The context keeps `body` until then (as NotificationCenter keeps an
+    /// observer block): two contexts that observe each other must capture
+    /// each other weakly, or neither is ever freed.
     ///
     /// ```swift
-    /// let token = background.addObserver { event in
-    ///     if case .didSave(let changes) = event { main.merge(changes: changes) }
+    /// let token = background.addObserver { [weak main] event in
+    ///     if case .didSave(let changes) = event { main?.merge(changes: changes) }
     /// }
     /// ```
     @discardableResult

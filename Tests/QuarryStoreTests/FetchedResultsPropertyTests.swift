@@ -33,8 +33,9 @@ struct FetchedResultsPropertyTests {
     func appliedChangesGiveTheNewSections(setup: Setup, seed: UInt64) throws {
         let store = try Fixture.store(seed: seed)
         let main = Context(store: store), background = Context(store: store)
-        background.addObserver { if case .didSave(let changes) = $0 { main.merge(changes: changes) } }
-        main.addObserver { if case .didSave(let changes) = $0 { background.merge(changes: changes) } }
+        // Weakly: each context keeps the other's observer (a strong pair would be a cycle).
+        background.addObserver { [weak main] in if case .didSave(let changes) = $0 { main?.merge(changes: changes) } }
+        main.addObserver { [weak background] in if case .didSave(let changes) = $0 { background?.merge(changes: changes) } }
         var request = FetchRequest(entity: "Employee", predicate: try setup.predicate.map { try Parser.parsePredicate($0) },
                                    sortDescriptors: setup.sorts)
         request.fetchLimit = setup.limit
