@@ -92,11 +92,14 @@ extension Context {
         // one that fell between two statements (checked before COMMIT).
         if !store.database.isInTransaction { store.database.clearInterruptRequest() }
         var derived: [DerivedColumn] = []
-        try store.database.inTransaction {
+        let locking = SaveLocking()
+        do { try store.database.inTransaction {
             // Deletes, then updates, then inserts: a UNIQUE value that this
             // save frees (by deleting or renaming a row) can be reused by a
             // new row. Relationships last, once every row has its key.
             let writer = ContextWriter(context: self)
+            // Rows changed in the store since they were read: the merge policy decides (Context+MergePolicy.swift).
+            try claimRows(updated: &updated, deleted: &deleted, writer: writer, into: locking)
             try writer.deleteRows(deleted)
             // Updated objects whose changes are not all attributes: only
             // they can have relationships to write.
@@ -108,9 +111,13 @@ extension Context {
             for object in linked { try writer.writeRelationships(object, permanentIDs: permanent) }
             derived = try recomputeDerived(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent)   // Context+Derived.swift
             try store.checkInterrupt()
+        } } catch {
+            restore(locking)
+            throw error
         }
         try refreshDerived(derived, saved: inserted + updated, permanent: permanent)
         finishSave(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent, dropped: dropped)
+        finishLocking(locking, inserted: inserted)
     }
 
     /// `insertionOrder` over many objects: the sort compares plain keys, not
