@@ -80,7 +80,7 @@ extension Context {
     /// of the lists what must not be written. Throws `MergeConflictError`
     /// under `.error`.
     func claimRows(updated: inout [ManagedObject], deleted: inout [ManagedObject], writer: ContextWriter, into locking: SaveLocking) throws {
-        guard store.mapping.storesVersions else { return }
+        guard store.mapping.storesVersions, claimsRows else { return }
         let claims = RowClaims(writer)
         var conflicts: [(object: ManagedObject, row: [String: Value]?)] = []
         for object in updated {
@@ -115,12 +115,19 @@ extension Context {
                 locking.discarded.append(object)
                 continue
             }
+            let keys = storedKeys(of: object)
+            if mergePolicy == .mergeByPropertyStoreTrump, !object.isDeleted,
+               object.changes.allSatisfy({ keys.contains($0.key) && storeChanged(object, $0.key, row) }) {
+                // Every change it made lost to the store's: nothing left to write.
+                skipped.insert(ObjectIdentifier(object))
+                locking.discarded.append(object)
+                continue
+            }
             // The object is written (or deleted) over the row as it is now.
             try claims.claim(object, read: nil)
             if object.isDeleted { continue }
             if case .int(let v)? = row[StoreMapping.versionColumn] { locking.versions.append((object, v + 1)) }
             locking.restores.append((object, object.changes))
-            let keys = storedKeys(of: object)
             switch mergePolicy {
             case .overwrite:
                 for key in keys where object.changes[key] == nil {

@@ -101,6 +101,29 @@ struct MergePolicyTests {
         #expect(try Self.version(reopened, "Counter", id) == 2)
     }
 
+    /// A migration that rebuilds the table on SQLite (integer → double
+    /// changes the column's type) keeps each row's version, on a store made
+    /// before versions too.
+    @Test(arguments: TestEngine.available, [false, true])
+    func migrationKeepsTheVersions(engine: TestEngine, fromAStoreWithoutVersions: Bool) throws {
+        let v1 = try ModelReader.read(yaml: "entities:\n  Counter:\n    attributes:\n      name: { type: string }\n      value: { type: integer32 }\n", file: "v1.yaml")
+        let v2 = try ModelReader.read(yaml: "entities:\n  Counter:\n    attributes:\n      name: { type: string }\n      value: { type: double }\n", file: "v2.yaml")
+        let store = try engine.emptyStore(model: v1)
+        let id = try store.insert("Counter", ["name": "c", "value": 1])
+        if fromAStoreWithoutVersions {
+            try store.database.run(#"ALTER TABLE "Counter" DROP COLUMN "_version""#, [])
+        } else {
+            try store.batchUpdate(entity: "Counter", predicate: nil, set: [("value", try Parser.parseExpression("value + 1"))])
+            try store.batchUpdate(entity: "Counter", predicate: nil, set: [("value", try Parser.parseExpression("value + 1"))])
+        }
+        let migrated = try SQLStore(database: store.database, model: v2, migration: .automatic)
+        #expect(try Self.version(migrated, "Counter", id) == (fromAStoreWithoutVersions ? 1 : 3))
+        let context = Context(store: migrated)
+        try context.object(with: id).setValue(2.5, forKey: "value")
+        try context.save()
+        #expect(try Self.version(migrated, "Counter", id) == (fromAStoreWithoutVersions ? 2 : 4))
+    }
+
     @Test(arguments: TestEngine.available)
     func storeObjectsDoNotShowTheVersionAsAValue(engine: TestEngine) throws {
         let (store, id) = try Self.seeded(engine)
