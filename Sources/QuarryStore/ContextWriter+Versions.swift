@@ -42,7 +42,12 @@ extension ContextWriter {
     /// when the row is gone. On PostgreSQL the row is locked until the
     /// save's transaction ends, so what the policy decides from it stays true.
     func currentRow(of object: ManagedObject) throws -> [String: Value]? {
-        let entity = object.entity.name
+        try currentRow(of: object.objectID)
+    }
+
+    /// `currentRow(of:)` by ID.
+    func currentRow(of id: ObjectID) throws -> [String: Value]? {
+        let entity = id.entity
         guard let select = mapping.rowSelect(for: entity), let table = mapping.table(for: entity) else { return nil }
         var kinds: [SQLValueKind] = [.int, .string]
         for c in select.columns {
@@ -50,7 +55,7 @@ extension ContextWriter {
         }
         let lock = store.database.dialect == .sqlite ? "" : " FOR UPDATE"
         let rows = try store.database.query("SELECT \(select.sql) FROM \(SQLIdentifier.quoted(table)) t0 WHERE t0.\"_pk\" = ?\(lock)",
-                                            [.int(object.objectID.primaryKey)], as: kinds)
+                                            [.int(id.primaryKey)], as: kinds)
         guard let row = rows.first else { return nil }
         let layout = ObjectLayout(columns: select.columns)
         var values: [String: Value] = [:]

@@ -45,7 +45,7 @@ public struct MergeConflict: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A save refused by the `.error` merge policy: every conflict of the save; nothing was written.
-public struct MergeConflictError: Error, Equatable, QuarryError {
+public struct MergeConflictError: Error, Equatable, CustomStringConvertible {
     public let conflicts: [MergeConflict]
 
     public var description: String {
@@ -54,6 +54,10 @@ public struct MergeConflictError: Error, Equatable, QuarryError {
             + conflicts.map(\.description).joined(separator: "\n")
     }
 
+}
+
+extension MergeConflictError: QuarryError {
+    /// R008: the store changed under the save (R007 is a broken uniqueness constraint).
     public var report: ErrorReport {
         ErrorReport(code: "R008", message: description,
                     hints: ["refresh the objects (`refresh(_:mergeChanges:)`) and save again, or set the context's `mergePolicy`"])
