@@ -29,7 +29,12 @@
 // is discarded); the other policies let the delete go through.
 //
 // Compared are the values the row holds: attributes and to-one keys kept on
-// it. The context changes nothing until COMMIT: changes a policy adds or
+// it. An object changed while a fault (never read, or refreshed since) has
+// no version to hold its row to: its row is claimed whatever its version,
+// and the save writes only the keys it changed (nothing stale read, nothing
+// stale written). Writes the save's own bookkeeping makes — references to a
+// deleted row cleared, ordered to-many positions, derived attributes — do
+// not raise the version of rows it does not claim. The context changes nothing until COMMIT: changes a policy adds or
 // drops for the write are put back if the save fails.
 import Foundation
 
@@ -83,12 +88,23 @@ extension Context {
         guard store.mapping.storesVersions, claimsRows else { return }
         let claims = RowClaims(writer)
         var conflicts: [(object: ManagedObject, row: [String: Value]?)] = []
+        // Rows read with a version are claimed many per statement; faults one by one.
+        var held: [(object: ManagedObject, read: Int64)] = []
+        held.reserveCapacity(updated.count)
         for object in updated {
-            let read = readVersion(of: object)
-            if try claims.claim(object, read: read) {
-                if let read { locking.versions.append((object, read + 1)) }
-            } else {
+            if let read = readVersion(of: object) {
+                held.append((object, read))
+            } else if try !claims.claim(object, read: nil) {
                 conflicts.append((object, try writer.currentRow(of: object)))
+            }
+        }
+        let failed = Set(try claims.claimAll(held).map(ObjectIdentifier.init))
+        locking.versions.reserveCapacity(held.count)
+        for (object, read) in held {
+            if failed.contains(ObjectIdentifier(object)) {
+                conflicts.append((object, try writer.currentRow(of: object)))
+            } else {
+                locking.versions.append((object, read + 1))
             }
         }
         for object in deleted {

@@ -36,6 +36,53 @@ final class RowClaims {
     }
 }
 
+extension RowClaims {
+    /// Rows per claiming statement: `("_pk" = ? AND "_version" = ?) OR …`,
+    /// fewer if the database binds fewer arguments.
+    static func batchRows(_ database: any SQLDatabase) -> Int { min(100, database.maximumArguments / 2) }
+
+    /// Claims the rows of `objects`, each held to the version read with it,
+    /// many rows per statement (a bulk edit claims a batch per statement, not
+    /// a statement per row); returns the objects whose row did not match.
+    /// `RETURNING` names the rows claimed: telling them apart afterwards by
+    /// their versions could not (another writer may have raised a row's
+    /// version by exactly one).
+    func claimAll(_ objects: [(object: ManagedObject, read: Int64)]) throws -> [ManagedObject] {
+        var failed: [ManagedObject] = []
+        let database = writer.store.database
+        let size = max(1, Self.batchRows(database))
+        var byEntity: [String: [(object: ManagedObject, read: Int64)]] = [:]
+        var order: [String] = []
+        for item in objects {
+            let entity = item.object.entity.name
+            if byEntity[entity] == nil { order.append(entity) }
+            byEntity[entity, default: []].append(item)
+        }
+        let v = SQLIdentifier.quoted(StoreMapping.versionColumn)
+        for entity in order {
+            let items = byEntity[entity]!
+            guard let table = writer.mapping.table(for: entity) else { continue }
+            for start in stride(from: 0, to: items.count, by: size) {
+                let chunk = items[start..<min(start + size, items.count)]
+                let conditions = Array(repeating: "(\"_pk\" = ? AND \(v) = ?)", count: chunk.count).joined(separator: " OR ")
+                var arguments: [Value] = []
+                arguments.reserveCapacity(2 * chunk.count)
+                for item in chunk {
+                    arguments.append(.int(item.object.objectID.primaryKey))
+                    arguments.append(.int(item.read))
+                }
+                let claimed = try database.query("UPDATE \(SQLIdentifier.quoted(table)) SET \(v) = \(v) + 1 WHERE \(conditions) RETURNING \"_pk\"",
+                                                  arguments, as: [.int])
+                guard claimed.count < chunk.count else { continue }
+                var keys = Set<Int64>()
+                for row in claimed { if case .int(let k) = row[0] { keys.insert(k) } }
+                for item in chunk where !keys.contains(item.object.objectID.primaryKey) { failed.append(item.object) }
+            }
+        }
+        return failed
+    }
+}
+
 extension ContextWriter {
     /// The row of `object` as the store holds it now, by key (attributes
     /// and to-one keys, plus the version under its column's name), or nil
