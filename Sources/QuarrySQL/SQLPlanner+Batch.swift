@@ -85,6 +85,8 @@ extension SQLPlanner {
         // SET expressions that needed joins cannot run in a single UPDATE.
         if !level.joins.isEmpty || assignments.isEmpty { return nil }
         let alias = selection.source.alias
+        // Every row written gets a new version (StoreMapping+Versions.swift).
+        if let bump = mapping.versionIncrement(alias: alias) { assignments.append(SQLFragment(bump)) }
         let update = "UPDATE \(SQLIdentifier.quoted(table)) AS \(alias) SET " + SQLFragment.join(assignments, ", ")
         // Without joins the selection's WHERE applies to the UPDATE directly
         // (as fast as a hand-written UPDATE); with joins, through the keys.

@@ -47,6 +47,8 @@ public enum SchemaBuilder {
             }
             // Ordered to-manys stored as this table's foreign key keep their order here (StoreMapping+Ordered).
             columns += mapping.orderColumns(onTable: table).map { "\(q($0)) INTEGER NOT NULL DEFAULT 0" }
+            // The row version of optimistic locking (StoreMapping+Versions.swift).
+            if mapping.storesVersions { columns.append(StoreMapping.versionColumnDefinition(dialect)) }
             if dialect == .sqlite {
                 statements.append("CREATE TABLE \(q(table)) (" + (columns + foreignKeys).joined(separator: ", ") + ")")
             } else {

@@ -49,13 +49,16 @@ public struct StoreMapping: Sendable {
     /// Whether the tables have the order columns of ordered to-manys
     /// (StoreMapping+Ordered.swift): not views over another layout.
     public var storesOrderColumns = true
+    /// Whether the tables have the version column (StoreMapping+Versions.swift):
+    /// every Quarry store; not views over another layout.
+    public let storesVersions: Bool
 
     public static let primaryKey = "_pk"
     /// Column names no attribute may have as they are (compared as SQLite
     /// does, without ASCII case): Quarry's own, and PostgreSQL's system
     /// columns, which a table cannot redefine. An attribute so named gets
     /// its entity's prefix, as a sibling's clashing attribute does.
-    static let takenColumns: Set<String> = ["_pk", "_entity", "tableoid", "xmin", "cmin", "xmax", "cmax", "ctid"]
+    static let takenColumns: Set<String> = ["_pk", "_entity", versionColumn, "tableoid", "xmin", "cmin", "xmax", "cmax", "ctid"]
 
     /// Every table the model needs: one per hierarchy, then the join tables.
     public var tableNames: [String] {
@@ -68,9 +71,10 @@ public struct StoreMapping: Sendable {
     }
     public static let entityColumn = "_entity"
 
-    public init(model: Model, dialect: SQLDialect = .sqlite) {
+    public init(model: Model, dialect: SQLDialect = .sqlite, storesVersions: Bool = true) {
         self.model = model
         self.dialect = dialect
+        self.storesVersions = storesVersions
         for entity in model.entities {
             let table = StoreMapping.root(of: entity, in: model).name
             tables[entity.name] = table
@@ -142,6 +146,12 @@ public struct StoreMapping: Sendable {
                 columns.append(PlannedColumn(name: r.name, kind: .toOne(destination: r.destination)))
                 columnNames.append(column)
             }
+        }
+        // The row's version last, read with its values (StoreMapping+Versions.swift).
+        if storesVersions {
+            selected.append("t0.\(SQLIdentifier.quoted(StoreMapping.versionColumn))")
+            columns.append(PlannedColumn(name: StoreMapping.versionColumn, kind: .attribute(.integer64)))
+            columnNames.append(StoreMapping.versionColumn)
         }
         var slotsPerName: [String: Int] = [:]
         for c in columns { slotsPerName[c.name, default: 0] += 1 }

@@ -35,9 +35,11 @@ final class EntityInfo {
         for r in entity.allRelationships(in: model) where !r.isToMany {
             if case .foreignKey? = mapping.storage(of: r.name, of: entity.name) { toOnes.append(r.name) }
         }
-        let slots = ValueSlots(names: attributes + toOnes)
+        // The row's version sits after the attributes, filled as one of them (StoreMapping+Versions.swift).
+        let version = mapping.storesVersions ? [StoreMapping.versionColumn] : []
+        let slots = ValueSlots(names: attributes + version + toOnes)
         self.slots = slots
-        self.attributeSlotCount = attributes.count
+        self.attributeSlotCount = attributes.count + version.count
         var byName: [String: PropertyInfo] = [:]
         let own = Set(entity.properties.map(\.name))
         for p in entity.allProperties(in: model) where byName[p.name] == nil {

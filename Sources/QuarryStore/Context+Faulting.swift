@@ -170,6 +170,8 @@ extension Context {
         for a in entity.allAttributes(in: model) where !a.isTransient {
             attributes.append(layout.slot(a.name, for: entity.name))
         }
+        // The row's version, remembered for the save's check (ContextWriter+Versions.swift).
+        if store.mapping.storesVersions { attributes.append(layout.slot(StoreMapping.versionColumn, for: entity.name)) }
         var toOnes: [(name: String, index: Int?, exact: String?)] = []
         for r in entity.allRelationships(in: model) where !r.isToMany {
             guard case .foreignKey? = store.mapping.storage(of: r.name, of: entity.name) else { continue }

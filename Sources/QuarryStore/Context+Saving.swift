@@ -67,7 +67,9 @@ extension Context {
         let (objects, updatesOnly) = Self.inInsertionOrder(pending.values)
         // The app's hooks first (they may correct values the model's rules then judge).
         let hooked = try runValidationHooks(objects)
-        let failures = try Validator(context: self).validate(objects) + hooked
+        // Inserts colliding with saved rows on a uniqueness constraint may merge into them (Context+MergePolicy+Uniqueness.swift).
+        let merges = UniqueMerges(policy: mergePolicy)
+        let failures = mergeUniqueness(try Validator(context: self).validate(objects) + hooked, into: merges)
         if !failures.isEmpty { throw ValidationError(failures: failures) }
 
         // Everything below runs inside the transaction and only computes;
@@ -92,25 +94,33 @@ extension Context {
         // one that fell between two statements (checked before COMMIT).
         if !store.database.isInTransaction { store.database.clearInterruptRequest() }
         var derived: [RecomputedColumn] = []
-        try store.database.inTransaction {
+        let locking = SaveLocking()
+        do { try store.database.inTransaction {
             // Deletes, then updates, then inserts: a UNIQUE value that this
             // save frees (by deleting or renaming a row) can be reused by a
             // new row. Relationships last, once every row has its key.
             let writer = ContextWriter(context: self)
+            // Rows changed in the store since they were read: the merge policy decides (Context+MergePolicy.swift).
+            try claimRows(updated: &updated, deleted: &deleted, writer: writer, into: locking)
             try writer.deleteRows(deleted)
             // Updated objects whose changes are not all attributes: only
             // they can have relationships to write.
             var linked: [ManagedObject] = []
             for object in updated where try writer.writeAttributes(object) { linked.append(object) }
             try writer.flushUpdates()
-            for object in inserted { permanent[object.objectID] = try writer.insertRow(object) }
-            for object in inserted { try writer.writeRelationships(object, permanentIDs: permanent) }
+            for object in inserted { permanent[object.objectID] = try writeMerged(object, merges, writer: writer) ?? writer.insertRow(object) }
+            for object in inserted where merges.writesRelationships(of: object) { try writer.writeRelationships(object, permanentIDs: permanent) }
             for object in linked { try writer.writeRelationships(object, permanentIDs: permanent) }
             derived = try recomputeDerived(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent)   // Context+Derived.swift
             try store.checkInterrupt()
+        } } catch {
+            restore(locking)
+            throw error
         }
         try refreshDerived(derived, saved: inserted + updated, permanent: permanent)
         finishSave(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent, dropped: dropped)
+        finishLocking(locking, inserted: inserted)
+        if !merges.isEmpty { finishUniqueMerges(merges) }
     }
 
     /// `insertionOrder` over many objects: the sort compares plain keys, not

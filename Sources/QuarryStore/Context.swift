@@ -75,6 +75,11 @@ public final class Context {
 
     /// The app's validation rules, run on save with the model's (Context+ValidationHooks.swift).
     public var validationHooks = ValidationHooks()
+    /// How a save resolves rows changed in the store since they were read
+    /// (Context+MergePolicy.swift); `.error` by default, as in Core Data.
+    public var mergePolicy: MergePolicy = .error
+    /// Off only to measure what the version check costs a save (tests): saves then claim no row.
+    var claimsRows = true
     /// Results of fetched properties read so far (Context+FetchedProperties.swift).
     var fetchedPropertyCache = FetchedPropertyCache()
 

@@ -118,6 +118,8 @@ public struct Migration: Sendable {
         if sqlite { try database.run("PRAGMA foreign_keys = OFF", []) }
         defer { if sqlite { _ = try? database.run("PRAGMA foreign_keys = ON", []) } }
         try database.inTransaction {
+            // A store from before row versions gets them first: a rebuilt table copies them (SQLStore+Versions.swift).
+            try SQLStore.addVersionColumns(to: SQLStore.tablesWithoutVersions(StoreMapping(model: difference.old, dialect: dialect), in: database), in: database)
             for step in steps {
                 do {
                     switch step.kind {

@@ -188,7 +188,8 @@ extension MigrationPlanner {
         let rebuild = "_quarry_rebuild"
         let prefix = "CREATE TABLE \(q(table)) ("
         add("CREATE TABLE \(q(rebuild)) (" + create.sql.dropFirst(prefix.count))
-        let names = ([StoreMapping.primaryKey, StoreMapping.entityColumn] + columns.map(\.name)).map(q).joined(separator: ", ")
+        // The row versions too (Migration.run adds them to an older store first).
+        let names = ([StoreMapping.primaryKey, StoreMapping.entityColumn, StoreMapping.versionColumn] + columns.map(\.name)).map(q).joined(separator: ", ")
         add("INSERT INTO \(q(rebuild)) (\(names)) SELECT \(names) FROM \(q(table))")
         add("DROP TABLE \(q(table))")
         add("ALTER TABLE \(q(rebuild)) RENAME TO \(q(table))")

@@ -41,7 +41,7 @@ extension SQLStore {
                     assignments.append("\(SQLIdentifier.quoted(column)) = ?")
                     arguments.append(try StoreValues.storable(value, for: attribute, entity: entity))
                 }
-                try database.run("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ?",
+                try database.run("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", "))\(mapping.versionIncrementSuffix()) WHERE \"_pk\" = ?",
                                        arguments + [.int(object.id.primaryKey)])
             }
             try recomputeDerivedAfterBatch(entities: [entity], deleted: false, ownRows: objects.map(\.id.primaryKey))
@@ -102,7 +102,7 @@ extension SQLStore {
                     guard case .foreignKey(let column)? = mapping.storage(of: r.name, of: source.name),
                           let sourceTable = mapping.table(for: source.name), let destinationTable = mapping.table(for: r.destination) else { continue }
                     let entities = entityList(table: destinationTable)
-                    try database.run("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entities.sql)))", entities.arguments)
+                    try database.run("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL\(mapping.versionIncrementSuffix()) WHERE \(SQLIdentifier.quoted(column)) IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entities.sql)))", entities.arguments)
                 }
             }
             var done: Set<String> = []
@@ -203,7 +203,7 @@ extension SQLStore {
                         try database.run(database.insertIgnoring(into: database.deleteList, related), name)
                     case .nullify:
                         if case .inverseForeignKey(let column) = storage {
-                            try database.run("UPDATE \(SQLIdentifier.quoted(destinationTable)) SET \(SQLIdentifier.quoted(column)) = NULL WHERE \(SQLIdentifier.quoted(column)) IN (\(rows))", name)
+                            try database.run("UPDATE \(SQLIdentifier.quoted(destinationTable)) SET \(SQLIdentifier.quoted(column)) = NULL\(mapping.versionIncrementSuffix()) WHERE \(SQLIdentifier.quoted(column)) IN (\(rows))", name)
                         } else if case .joinTable(let table, let source, _) = storage {
                             try database.run("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(source)) IN (\(rows))", name)
                         }

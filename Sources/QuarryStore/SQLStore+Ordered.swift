@@ -23,7 +23,7 @@ extension SQLStore {
         }
     }
 
-    private func columnNames(of table: String) throws -> Set<String> {
+    func columnNames(of table: String) throws -> Set<String> {
         let sql = database.dialect == .sqlite
             ? "SELECT name FROM pragma_table_info(?)"
             : "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?"

@@ -106,6 +106,7 @@ public final class SQLStore {
             try SQLStore.migrateIfNeeded(database, to: model, modelFile: modelFile, policy: migration)
             try checkSchema(existing: Set(try database.tableNames()))
             try addMissingOrderColumns()   // SQLStore+Ordered.swift
+            try addMissingVersionColumns()   // SQLStore+Versions.swift
             // A store made before stores carried their model (or by an older
             // Quarry) gets this one, now that its tables are known to match.
             // A read-only file still opens: it just stays without one.
@@ -121,7 +122,8 @@ public final class SQLStore {
         self.model = model
         // An app's own transformers read as bytes (StoreValues+Transformable.swift).
         ValueTransformerRegistry.shared.registerOpaqueTransformers(missingFrom: model)
-        var mapping = StoreMapping(model: model, dialect: database.dialect)
+        // Views over another layout have no version column (StoreMapping+Versions.swift).
+        var mapping = StoreMapping(model: model, dialect: database.dialect, storesVersions: false)
         // Views over another layout have no order columns (StoreMapping+Ordered.swift).
         mapping.storesOrderColumns = false
         self.mapping = mapping
@@ -281,10 +283,10 @@ public final class SQLStore {
     private func link(_ source: ObjectID, _ r: Relationship, _ target: ObjectID) throws {
         switch mapping.storage(of: r.name, of: source.entity) {
         case .foreignKey(let column)?:
-            try database.run("UPDATE \(SQLIdentifier.quoted(mapping.table(for: source.entity)!)) SET \(SQLIdentifier.quoted(column)) = ? WHERE \"_pk\" = ?",
+            try database.run("UPDATE \(SQLIdentifier.quoted(mapping.table(for: source.entity)!)) SET \(SQLIdentifier.quoted(column)) = ?\(mapping.versionIncrementSuffix()) WHERE \"_pk\" = ?",
                                    [.int(target.primaryKey), .int(source.primaryKey)])
         case .inverseForeignKey(let column)?:
-            try database.run("UPDATE \(SQLIdentifier.quoted(mapping.table(for: r.destination)!)) SET \(SQLIdentifier.quoted(column)) = ? WHERE \"_pk\" = ?",
+            try database.run("UPDATE \(SQLIdentifier.quoted(mapping.table(for: r.destination)!)) SET \(SQLIdentifier.quoted(column)) = ?\(mapping.versionIncrementSuffix()) WHERE \"_pk\" = ?",
                                    [.int(source.primaryKey), .int(target.primaryKey)])
         case .joinTable(let table, let sourceColumn, let targetColumn)?:
             try database.run("INSERT INTO \(SQLIdentifier.quoted(table)) (\(SQLIdentifier.quoted(sourceColumn)), \(SQLIdentifier.quoted(targetColumn))) VALUES (?, ?) ON CONFLICT DO NOTHING",

@@ -133,7 +133,8 @@ public final class StoredObject: KeyValueAccessible, Registrable, @unchecked Sen
 
     /// Attribute values, and to-one foreign keys under `_fk_<relationship>`, by name.
     public var values: [String: Value] {
-        Dictionary(uniqueKeysWithValues: zip(layout.names, storage))
+        // Not the row's version (`value(forKey: StoreMapping.versionColumn)` reads it): no attribute.
+        Dictionary(uniqueKeysWithValues: zip(layout.names, storage).filter { $0.0 != StoreMapping.versionColumn })
     }
 
     public func value(forKey key: String) -> Value? {
@@ -168,7 +169,7 @@ public final class StoredObject: KeyValueAccessible, Registrable, @unchecked Sen
     public var printedIdentity: String? { id.description }
 
     public var description: String {
-        let fields = zip(layout.names, storage).sorted { $0.0 < $1.0 }.map { "\($0.0): \(Printer.format($0.1))" }
+        let fields = zip(layout.names, storage).filter { $0.0 != StoreMapping.versionColumn }.sorted { $0.0 < $1.0 }.map { "\($0.0): \(Printer.format($0.1))" }
         return "\(id) {\(fields.joined(separator: ", "))}"
     }
 }

@@ -157,14 +157,14 @@ struct LoweringTests {
         request.fetchLimit = 30
         request.fetchOffset = 10
         let plan = try SQLPlanner.plan(request, mapping: companyMapping)
-        #expect(plan.sql.sql == #"SELECT t0."_pk", t0."_entity", t0."name", t0."age", t0."salary", t0."startDate", t0."active", t0."email", t0."department" FROM "Employee" t0 LEFT JOIN "Department" t1 ON t1."_pk" = t0."department" WHERE t0."salary" > ? ORDER BY t1."name" DESC, quarry_fold(t0."name", 1), t0."_pk" LIMIT ? OFFSET ?"#)
+        #expect(plan.sql.sql == #"SELECT t0."_pk", t0."_entity", t0."name", t0."age", t0."salary", t0."startDate", t0."active", t0."email", t0."department", t0."_version" FROM "Employee" t0 LEFT JOIN "Department" t1 ON t1."_pk" = t0."department" WHERE t0."salary" > ? ORDER BY t1."name" DESC, quarry_fold(t0."name", 1), t0."_pk" LIMIT ? OFFSET ?"#)
         #expect(plan.sql.arguments == [.int(50000), .int(30), .int(10)])
         #expect(plan.countSQL?.sql == #"SELECT COUNT(*) FROM "Employee" t0 LEFT JOIN "Department" t1 ON t1."_pk" = t0."department" WHERE t0."salary" > ?"#)
     }
 
     @Test func schemaForTheCompanyModel() {
         let statements = SchemaBuilder.createStatements(for: companyMapping)
-        #expect(statements.contains(#"CREATE TABLE "Employee" ("_pk" INTEGER PRIMARY KEY, "_entity" TEXT NOT NULL, "name" TEXT, "age" INTEGER, "salary" INTEGER, "startDate" REAL, "active" INTEGER, "email" TEXT, "department" INTEGER, FOREIGN KEY ("department") REFERENCES "Department"("_pk") DEFERRABLE INITIALLY DEFERRED)"#))
+        #expect(statements.contains(#"CREATE TABLE "Employee" ("_pk" INTEGER PRIMARY KEY, "_entity" TEXT NOT NULL, "name" TEXT, "age" INTEGER, "salary" INTEGER, "startDate" REAL, "active" INTEGER, "email" TEXT, "department" INTEGER, "_version" INTEGER NOT NULL DEFAULT 1, FOREIGN KEY ("department") REFERENCES "Department"("_pk") DEFERRABLE INITIALLY DEFERRED)"#))
         #expect(statements.contains(#"CREATE TABLE "_Employee_projects" ("source" INTEGER NOT NULL REFERENCES "Employee"("_pk") ON DELETE CASCADE, "target" INTEGER NOT NULL REFERENCES "Project"("_pk") ON DELETE CASCADE, PRIMARY KEY ("source", "target")) WITHOUT ROWID"#))
         #expect(statements.contains { $0.hasPrefix(#"CREATE UNIQUE INDEX "Department_unique_0" ON "Department" ("name")"#) })
     }

@@ -45,19 +45,19 @@ let hierarchyMapping = StoreMapping(model: hierarchyModel)
 struct PlanAssemblyTests {
     static let hierarchyCases: [(String, String, String, [Value])] = [
         ("Employee", "boss.name == 'b'",
-         #"SELECT t0."_pk", t0."_entity", t0."name", t0."age", t0."salary", t0."company", t0."boss", t0."bonus" FROM "Person" t0 LEFT JOIN "Person" t1 ON t1."_pk" = t0."boss" AND t1."_entity" IN (?) WHERE t0."_entity" IN (?, ?) AND (t1."name" = ?) ORDER BY t0."_pk""#,
+         #"SELECT t0."_pk", t0."_entity", t0."name", t0."age", t0."salary", t0."company", t0."boss", t0."bonus", t0."_version" FROM "Person" t0 LEFT JOIN "Person" t1 ON t1."_pk" = t0."boss" AND t1."_entity" IN (?) WHERE t0."_entity" IN (?, ?) AND (t1."name" = ?) ORDER BY t0."_pk""#,
          [.string("Manager"), .string("Employee"), .string("Manager"), .string("b")]),
         ("Manager", "ANY reports.salary > 5",
-         #"SELECT t0."_pk", t0."_entity", t0."name", t0."age", t0."salary", t0."bonus", t0."company", t0."boss" FROM "Person" t0 WHERE t0."_entity" IN (?) AND (EXISTS (SELECT 1 FROM "Person" t1 WHERE t1."boss" = t0."_pk" AND t1."_entity" IN (?, ?) AND (t1."salary" > ?))) ORDER BY t0."_pk""#,
+         #"SELECT t0."_pk", t0."_entity", t0."name", t0."age", t0."salary", t0."bonus", t0."company", t0."boss", t0."_version" FROM "Person" t0 WHERE t0."_entity" IN (?) AND (EXISTS (SELECT 1 FROM "Person" t1 WHERE t1."boss" = t0."_pk" AND t1."_entity" IN (?, ?) AND (t1."salary" > ?))) ORDER BY t0."_pk""#,
          [.string("Manager"), .string("Employee"), .string("Manager"), .int(5)]),
         ("Manager", "SUBQUERY(reports, $r, $r.boss.name == 'x').@count > 0",
-         #"SELECT t0."_pk", t0."_entity", t0."name", t0."age", t0."salary", t0."bonus", t0."company", t0."boss" FROM "Person" t0 WHERE t0."_entity" IN (?) AND ((SELECT COUNT(*) FROM "Person" t1 LEFT JOIN "Person" t2 ON t2."_pk" = t1."boss" AND t2."_entity" IN (?) WHERE t1."boss" = t0."_pk" AND t1."_entity" IN (?, ?) AND (t2."name" = ?)) > ?) ORDER BY t0."_pk""#,
+         #"SELECT t0."_pk", t0."_entity", t0."name", t0."age", t0."salary", t0."bonus", t0."company", t0."boss", t0."_version" FROM "Person" t0 WHERE t0."_entity" IN (?) AND ((SELECT COUNT(*) FROM "Person" t1 LEFT JOIN "Person" t2 ON t2."_pk" = t1."boss" AND t2."_entity" IN (?) WHERE t1."boss" = t0."_pk" AND t1."_entity" IN (?, ?) AND (t2."name" = ?)) > ?) ORDER BY t0."_pk""#,
          [.string("Manager"), .string("Manager"), .string("Employee"), .string("Manager"), .string("x"), .int(0)]),
         ("Contractor", "salary == '5'",
-         #"SELECT t0."_pk", t0."_entity", t0."name", t0."age", t0."rate", t0."Contractor_salary", t0."company" FROM "Person" t0 WHERE t0."_entity" IN (?) AND (t0."Contractor_salary" = ?) ORDER BY t0."_pk""#,
+         #"SELECT t0."_pk", t0."_entity", t0."name", t0."age", t0."rate", t0."Contractor_salary", t0."company", t0."_version" FROM "Person" t0 WHERE t0."_entity" IN (?) AND (t0."Contractor_salary" = ?) ORDER BY t0."_pk""#,
          [.string("Contractor"), .string("5")]),
         ("Badge", "holder.company.name == 'c'",
-         #"SELECT t0."_pk", t0."_entity", t0."code", t0."holder" FROM "Badge" t0 LEFT JOIN "Person" t1 ON t1."_pk" = t0."holder" LEFT JOIN "Company" t2 ON t2."_pk" = t1."company" WHERE t2."name" = ? ORDER BY t0."_pk""#,
+         #"SELECT t0."_pk", t0."_entity", t0."code", t0."holder", t0."_version" FROM "Badge" t0 LEFT JOIN "Person" t1 ON t1."_pk" = t0."holder" LEFT JOIN "Company" t2 ON t2."_pk" = t1."company" WHERE t2."name" = ? ORDER BY t0."_pk""#,
          [.string("c")]),
     ]
 

@@ -14,23 +14,23 @@ struct PlanPartsTests {
     /// (mapping, entity, predicate, set key, set expression, UPDATE text, arguments).
     static let updates: [(String, String, String?, String, String, String, [Value])] = [
         ("company", "Employee", "age > 30", "salary", "salary * 2",
-         #"UPDATE "Employee" AS t0 SET "salary" = (t0."salary" * ?) WHERE t0."age" > ?"#, [.int(2), .int(30)]),
-        ("company", "Employee", nil, "salary", "5", #"UPDATE "Employee" AS t0 SET "salary" = ?"#, [.int(5)]),
+         #"UPDATE "Employee" AS t0 SET "salary" = (t0."salary" * ?), "_version" = t0."_version" + 1 WHERE t0."age" > ?"#, [.int(2), .int(30)]),
+        ("company", "Employee", nil, "salary", "5", #"UPDATE "Employee" AS t0 SET "salary" = ?, "_version" = t0."_version" + 1"#, [.int(5)]),
         // A join in the selection: the UPDATE goes through the keys.
         ("company", "Employee", "department.name == 'Sales'", "salary", "salary + 1",
-         #"UPDATE "Employee" AS t0 SET "salary" = (t0."salary" + ?) WHERE t0."_pk" IN (SELECT t0."_pk" FROM "Employee" t0 LEFT JOIN "Department" t1 ON t1."_pk" = t0."department" WHERE t1."name" = ?)"#,
+         #"UPDATE "Employee" AS t0 SET "salary" = (t0."salary" + ?), "_version" = t0."_version" + 1 WHERE t0."_pk" IN (SELECT t0."_pk" FROM "Employee" t0 LEFT JOIN "Department" t1 ON t1."_pk" = t0."department" WHERE t1."name" = ?)"#,
          [.int(1), .string("Sales")]),
         // A subquery is no join of the statement: the WHERE applies directly.
         ("company", "Employee", "ANY projects.budget > 3", "name", "'x'",
-         #"UPDATE "Employee" AS t0 SET "name" = ? WHERE EXISTS (SELECT 1 FROM "_Employee_projects" j2 JOIN "Project" t1 ON t1."_pk" = j2."target" WHERE j2."source" = t0."_pk" AND (t1."budget" > ?))"#,
+         #"UPDATE "Employee" AS t0 SET "name" = ?, "_version" = t0."_version" + 1 WHERE EXISTS (SELECT 1 FROM "_Employee_projects" j2 JOIN "Project" t1 ON t1."_pk" = j2."target" WHERE j2."source" = t0."_pk" AND (t1."budget" > ?))"#,
          [.string("x"), .int(3)]),
         ("hierarchy", "Employee", "age > 3", "salary", "salary + 1",
-         #"UPDATE "Person" AS t0 SET "salary" = (t0."salary" + ?) WHERE t0."_entity" IN (?, ?) AND (t0."age" > ?)"#,
+         #"UPDATE "Person" AS t0 SET "salary" = (t0."salary" + ?), "_version" = t0."_version" + 1 WHERE t0."_entity" IN (?, ?) AND (t0."age" > ?)"#,
          [.int(1), .string("Employee"), .string("Manager"), .int(3)]),
-        ("hierarchy", "Manager", nil, "bonus", "2", #"UPDATE "Person" AS t0 SET "bonus" = ? WHERE t0."_entity" IN (?)"#,
+        ("hierarchy", "Manager", nil, "bonus", "2", #"UPDATE "Person" AS t0 SET "bonus" = ?, "_version" = t0."_version" + 1 WHERE t0."_entity" IN (?)"#,
          [.int(2), .string("Manager")]),
         ("hierarchy", "Employee", "boss.name == 'x'", "salary", "1",
-         #"UPDATE "Person" AS t0 SET "salary" = ? WHERE t0."_pk" IN (SELECT t0."_pk" FROM "Person" t0 LEFT JOIN "Person" t1 ON t1."_pk" = t0."boss" AND t1."_entity" IN (?) WHERE t0."_entity" IN (?, ?) AND (t1."name" = ?))"#,
+         #"UPDATE "Person" AS t0 SET "salary" = ?, "_version" = t0."_version" + 1 WHERE t0."_pk" IN (SELECT t0."_pk" FROM "Person" t0 LEFT JOIN "Person" t1 ON t1."_pk" = t0."boss" AND t1."_entity" IN (?) WHERE t0."_entity" IN (?, ?) AND (t1."name" = ?))"#,
          [.int(1), .string("Manager"), .string("Employee"), .string("Manager"), .string("x")]),
     ]
 

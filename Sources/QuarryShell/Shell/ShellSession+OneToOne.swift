@@ -49,7 +49,7 @@ extension ShellSession {
             if !link.relationship.isOptional {
                 throw refuse("\(target) belongs to \(holder), whose \(link.relationship.name) is required")
             }
-            try s.database.run("UPDATE \(SQLIdentifier.quoted(table)) SET \(column) = NULL WHERE \(column) = ? AND \(key) <> ?",
+            try s.database.run("UPDATE \(SQLIdentifier.quoted(table)) SET \(column) = NULL\(s.mapping.versionIncrementSuffix()) WHERE \(column) = ? AND \(key) <> ?",
                                [.int(target.primaryKey), .int(ids[0].primaryKey)])
             released += others
         }

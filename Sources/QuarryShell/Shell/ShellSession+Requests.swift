@@ -135,7 +135,7 @@ extension ShellSession {
         guard !ids.isEmpty, let table = s.mapping.table(for: entity) else { return }
         let assignments = links.map { SQLIdentifier.quoted($0.column) + " = ?" }.joined(separator: ", ")
         let values = links.map { $0.target.map { Value.int($0.primaryKey) } ?? .null }
-        let run = try s.database.preparedRunner("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments) WHERE \(SQLIdentifier.quoted(StoreMapping.primaryKey)) = ?")
+        let run = try s.database.preparedRunner("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments)\(s.mapping.versionIncrementSuffix()) WHERE \(SQLIdentifier.quoted(StoreMapping.primaryKey)) = ?")
         for id in ids { try run(values + [.int(id.primaryKey)]) }
         s.forgetObjects()
     }
