@@ -101,9 +101,15 @@ extension ContextWriter {
             if case .attribute(let t) = c.kind { kinds.append(StoreValues.kind(t)) } else { kinds.append(.int) }
         }
         let lock = store.database.dialect == .sqlite ? "" : " FOR UPDATE"
-        let rows = try store.database.query("SELECT \(select.sql) FROM \(SQLIdentifier.quoted(table)) t0 WHERE t0.\"_pk\" = ?\(lock)",
-                                            [.int(id.primaryKey)], as: kinds)
-        guard let row = rows.first else { return nil }
+        // Transformable columns decoded, as every row the context reads: the
+        // policies compare these values with the ones read and may keep them.
+        let decoders = try store.rowDecoders(select.columns, of: entity)
+        var found: [Value]?
+        try store.streamRows("SELECT \(select.sql) FROM \(SQLIdentifier.quoted(table)) t0 WHERE t0.\"_pk\" = ?\(lock)",
+                             [.int(id.primaryKey)], as: kinds, decoding: decoders) { row in
+            if found == nil { found = kinds.indices.map { row[$0] } }
+        }
+        guard let row = found else { return nil }
         let layout = ObjectLayout(columns: select.columns)
         var values: [String: Value] = [:]
         for name in Set(layout.names) {
