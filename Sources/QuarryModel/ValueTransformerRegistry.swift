@@ -93,17 +93,23 @@ public final class ValueTransformerRegistry: @unchecked Sendable {
     }
 
     /// Registers `OpaqueValueTransformer` under every transformer name of
-    /// `model` nobody registered: for a Core Data store opened read-only
-    /// (and the Quarry store it is exported to), whose app transformers
-    /// (`ColorTransformer`, …) cannot exist here — their columns read, and
-    /// copy, as the bytes the app wrote. A name registered later (the real
-    /// transformer) replaces it.
+    /// `model` nobody registered: an app's transformers (`ColorTransformer`,
+    /// …) cannot exist here, and a store whose model names one must still
+    /// open — a Core Data store read read-only, the Quarry store it is
+    /// exported to, a store made with a real app's model. Their columns read,
+    /// and copy, as the bytes the app wrote; writing anything but bytes is
+    /// the unknown-transformer error (with the closest registered name) at
+    /// that first use. A name registered later (the real transformer)
+    /// replaces it.
     public func registerOpaqueTransformers(missingFrom model: Model) {
         lock.lock(); defer { lock.unlock() }
         for e in model.entities {
             for a in e.attributes where a.type == .transformable {
                 let name = a.valueTransformerName ?? Self.defaultName
-                if transformers[name] == nil { transformers[name] = OpaqueValueTransformer(name: name) }
+                guard transformers[name] == nil else { continue }
+                let unknown = ValueTransformerError.unknownTransformer(name, attribute: nil,
+                                                                      suggestion: Suggestions.closest(to: name, among: transformers.keys.sorted()))
+                transformers[name] = OpaqueValueTransformer(name: name, unknown: unknown)
             }
         }
     }
@@ -124,9 +130,16 @@ public final class ValueTransformerRegistry: @unchecked Sendable {
 /// stored bytes (`.data`); only bytes can be written.
 public struct OpaqueValueTransformer: ValueTransforming {
     public let name: String
-    public init(name: String) { self.name = name }
+    /// Why anything but bytes is refused: the name is not registered.
+    let unknown: ValueTransformerError?
+    public init(name: String) { self.init(name: name, unknown: nil) }
+    init(name: String, unknown: ValueTransformerError?) {
+        self.name = name
+        self.unknown = unknown
+    }
     public func encode(_ value: Value) throws -> [UInt8] {
         guard case .data(let bytes) = value else {
+            if let unknown { throw unknown }
             throw ValueTransformerError.unsupported("\(value.typeName) values for '\(name)', a transformer only the app that made the store has: only its bytes can be written")
         }
         return bytes

@@ -89,7 +89,9 @@ public final class SQLStore {
         self.database = database
         self.readOnlyReason = nil
         try checkDerivations()   // SQLStore+Derived.swift
-        try ValueTransformerRegistry.shared.check(model)   // transformable attributes' transformers: StoreValues+Transformable.swift
+        // Transformers the model names that nobody registered keep the
+        // stored bytes; writing other values names them (StoreValues+Transformable.swift).
+        ValueTransformerRegistry.shared.registerOpaqueTransformers(missingFrom: model)
         let tables = try database.tableNames()
         if !tables.contains("_quarry_metadata") {
             try database.inTransaction {

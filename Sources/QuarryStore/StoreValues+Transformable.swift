@@ -9,14 +9,16 @@
 // stands in for the driver's row; rows of entities without transformables
 // are not touched at all).
 //
-// A transformer name nobody registered is refused when the store opens
-// (`ValueTransformerRegistry.check`), naming the attribute. Bytes a
-// transformer cannot read are an error naming the attribute and row, never
-// a nil or the raw bytes. A Core Data store opened read-only decodes its
-// transformable columns the same way; the app's own transformers
-// (`ColorTransformer`, …), which cannot exist here, are registered as
-// opaque when it opens (`registerOpaqueTransformers`): those columns read,
-// and export, as the bytes the app wrote.
+// A transformer name nobody registered — an app's own (`ColorTransformer`,
+// …), which cannot exist here, or a misspelling — does not stop the store
+// from opening (14 of the corpus's real app models name one): it is
+// registered as opaque (`registerOpaqueTransformers`), so those columns
+// read, and export, as the bytes the app wrote, and writing anything but
+// bytes fails at that first use with the unknown-transformer error (with
+// the closest registered name). Bytes a registered transformer cannot read
+// are an error naming the attribute and row, never a nil or the raw bytes.
+// A Core Data store opened read-only decodes its transformable columns the
+// same way.
 import Foundation
 
 /// A transformable value that could not be written or read.

@@ -146,8 +146,9 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
         // Transformable attributes: a value is stored as the bytes of the
         // transformer the model names (Core Data's keyed archive,
         // NSSecureUnarchiveFromData, by default; JSON and binary property lists
-        // built in; your own registered by name) and read back decoded; an unknown
-        // name is refused when the store opens. In predicates `== nil`/`!= nil`
+        // built in; your own registered by name) and read back decoded; a name
+        // nobody registered keeps bytes (other values are refused, naming it).
+        // In predicates `== nil`/`!= nil`
         // run in SQL, any other test in memory on the decoded values; sorting by
         // one is refused (B004) on every engine.
         let archive = try ValueTransformerRegistry.shared.transformer(named: "NSSecureUnarchiveFromData")
