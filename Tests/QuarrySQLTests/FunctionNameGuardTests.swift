@@ -77,16 +77,8 @@ struct FunctionNameGuardTests {
     }
 
     @Test func noSourceSpellsAFunctionName() throws {
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources")
-        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
-        #expect(files.count > 100, "the scan found the sources")
-        var found: [String] = []
-        for file in files {
-            let relative = file.path.replacingOccurrences(of: sources.path + "/", with: "")
-            found += Self.offenders(in: try String(contentsOf: file, encoding: .utf8), file: relative)
-        }
+        let (files, found) = try SourceScan.run { Self.offenders(in: $0, file: $1) }
+        #expect(files > 100, "the scan found the sources")
         #expect(found.isEmpty, "function names spelled outside their enums:\n\(found.joined(separator: "\n"))")
     }
 }
