@@ -68,7 +68,9 @@ public enum CoreDataStore {
             let external = try ExternalData.load(choice.views, connection: connection, storePath: path, warnings: &choice.warnings)
             for statement in choice.views.statements(external: external) { try connection.execute(statement) }
             try connection.execute("PRAGMA query_only = ON")
-            let store = SQLStore(readOnlyDatabase: connection, model: choice.model, reason: readOnlyReason)
+            // The views carry every ordered to-many's order column
+            // (CoreDataViews+Order.swift), NULL where the store has none.
+            let store = SQLStore(readOnlyDatabase: connection, model: choice.model, reason: readOnlyReason, orderColumns: true)
             return CoreDataOpening(store: store, modelSource: choice.source, warnings: choice.warnings, metadata: schema.metadata,
                                      storedEntityNames: choice.views.storedEntityNames)
         } catch {
@@ -144,6 +146,6 @@ extension SQLStore {
     /// `model`, or with the model cached in the store.
     public convenience init(coreDataStore path: String, model: Model? = nil) throws {
         let opened = try CoreDataStore.open(path: path, model: model)
-        self.init(readOnlyDatabase: opened.store.database, model: opened.store.model, reason: CoreDataStore.readOnlyReason)
+        self.init(readOnlyDatabase: opened.store.database, model: opened.store.model, reason: CoreDataStore.readOnlyReason, orderColumns: true)
     }
 }

@@ -40,6 +40,8 @@ struct CoreDataViews {
         let cdTable: String
         let entityExpression: String
         let columns: [Column]
+        /// Ordered to-manys' order columns (CoreDataViews+Order.swift).
+        var orderColumns: [OrderColumn] = []
     }
     struct JoinView {
         let name: String
@@ -200,6 +202,7 @@ struct CoreDataViews {
             }
         }
         if !problems.isEmpty { throw Self.mismatch(problems) }
+        addOrderColumns(model: model, schema: schema, renames: renames)
     }
 
     private static func mismatch(_ problems: [String]) -> CoreDataError {
@@ -226,6 +229,11 @@ struct CoreDataViews {
                     expression += " ELSE \(value) END"
                 }
                 select.append("\(expression) AS \(SQLIdentifier.quoted(c.name))")
+            }
+            for o in h.orderColumns {
+                // Quarry's order columns are never NULL (0 by default); Core
+                // Data's is NULL in rows outside the relationship.
+                select.append((o.cdColumn.map { "coalesce(t.\(SQLIdentifier.quoted($0)), 0)" } ?? "0") + " AS \(SQLIdentifier.quoted(o.name))")
             }
             out.append("CREATE TEMP VIEW \(SQLIdentifier.quoted(h.name)) AS SELECT \(select.joined(separator: ", ")) FROM main.\(SQLIdentifier.quoted(h.cdTable)) AS t")
         }

@@ -120,14 +120,16 @@ public final class SQLStore {
     /// tables in Quarry's layout (views over another layout, such as a Core
     /// Data store's Z-tables): no schema is created, checked or saved, and
     /// every write is refused with `StoreError.readOnly(reason)`.
-    public init(readOnlyDatabase database: any SQLDatabase, model: Model, reason: String) {
+    /// `orderColumns`: whether the views present the order columns of
+    /// ordered to-manys stored through a to-one inverse (Core Data's
+    /// `Z_FOK_` columns do); without them those read in key order.
+    public init(readOnlyDatabase database: any SQLDatabase, model: Model, reason: String, orderColumns: Bool = false) {
         self.model = model
         // An app's own transformers read as bytes (StoreValues+Transformable.swift).
         ValueTransformerRegistry.shared.registerOpaqueTransformers(missingFrom: model)
         // Views over another layout have no version column (StoreMapping+Versions.swift).
         var mapping = StoreMapping(model: model, dialect: database.dialect, storesVersions: false)
-        // Views over another layout have no order columns (StoreMapping+Ordered.swift).
-        mapping.storesOrderColumns = false
+        mapping.storesOrderColumns = orderColumns   // StoreMapping+Ordered.swift
         self.mapping = mapping
         self.database = database
         self.readOnlyReason = reason

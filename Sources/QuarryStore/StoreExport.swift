@@ -199,6 +199,13 @@ public enum StoreExport {
                         kinds.append(.int)
                     }
                 }
+                // Ordered to-manys' order columns (a Core Data store's
+                // Z_FOK_ columns through its views): without them the
+                // copy would read those relationships in key order.
+                for c in mapping.orderColumns(onTable: table) where seen.insert(c).inserted {
+                    columns.append(c)
+                    kinds.append(.int)
+                }
                 plans.append(TablePlan(name: table, columns: columns, kinds: kinds, isJoin: false))
             }
             for join in mapping.joinTables {

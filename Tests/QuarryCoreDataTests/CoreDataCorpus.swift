@@ -93,11 +93,18 @@ struct Oracle {
         self.entities = entities
     }
 
+    /// The name of the root entity of `entity`'s hierarchy (its table is
+    /// `Z` + that name upper-cased).
+    func rootName(of entity: String) -> String? {
+        guard var root = entities[entity] else { return nil }
+        var rootName = entity
+        while root.parent != 0, let up = entities.first(where: { $0.value.number == root.parent }) { root = up.value; rootName = up.key }
+        return rootName
+    }
+
     /// `SELECT COUNT(*) FROM Z<ROOT> WHERE Z_ENT IN (the entity and its sub-entities)`.
     func count(_ entity: String) throws -> Int {
-        guard let e = entities[entity] else { return -1 }
-        var root = e, rootName = entity
-        while root.parent != 0, let up = entities.first(where: { $0.value.number == root.parent }) { root = up.value; rootName = up.key }
+        guard let e = entities[entity], let rootName = rootName(of: entity) else { return -1 }
         var family: Set<Int64> = [e.number]
         var grew = true
         while grew {

@@ -93,6 +93,10 @@ struct CorpusStoreTests {
             #expect(quarry == (try oracle.count(stored)), "\(label): COUNT \(entity.name) (\(stored) in the store)")
         }
         try checkRelationships(store, label: label)
+        let order = try checkOrder(opened, oracle: oracle, label: label)   // CorpusStoreTests+Order.swift
+        if order.relationships > 0 {
+            print("CORPUS \(label): \(order.relationships) ordered to-many(s) read in Z_FOK_ order, \(order.reordered) list(s) not in key order")
+        }
         try checkPredicates(store, label: label)
         // Writes are refused before anything runs.
         if let entity = store.model.entities.first(where: { !$0.isAbstract }) {

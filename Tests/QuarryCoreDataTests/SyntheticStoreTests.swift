@@ -27,7 +27,7 @@ struct SyntheticStoreTests {
         <entity name="Company" parentEntity="Party">
             <attribute name="founded" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>
             <attribute name="title" optional="YES" attributeType="String"/>
-            <relationship name="staff" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="employer" inverseEntity="Person"/>
+            <relationship name="staff" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="Person" inverseName="employer" inverseEntity="Person"/>
         </entity>
         <entity name="Person" parentEntity="Party">
             <attribute name="active" optional="YES" attributeType="Boolean" usesScalarValueType="YES"/>
@@ -60,8 +60,9 @@ struct SyntheticStoreTests {
         "INSERT INTO Z_METADATA VALUES (1, 'D3A1F3E0-0000-4000-8000-000000000001', NULL)",
         // Ann (Person 3): inline photo, employer Acme, friend Bob (a Person: Z1_FRIEND = 3).
         "INSERT INTO ZPARTY (Z_PK, Z_ENT, Z_OPT, ZNAME, ZACTIVE, ZBIRTH, ZID, ZPHOTO, ZSCORE, ZTITLE1, ZEMPLOYER, Z_FOK_EMPLOYER, ZFRIEND, Z1_FRIEND) VALUES (1, 3, 1, 'Ann', 1, -86400.5, x'6BA7B8109DAD11D180B400C04FD430C8', x'01DEADBEEF', 1.5, 'Dr', 3, 2048, 2, 3)",
-        // Bob: photo in an external file.
-        "INSERT INTO ZPARTY (Z_PK, Z_ENT, Z_OPT, ZNAME, ZACTIVE, ZPHOTO, ZEMPLOYER) VALUES (2, 3, 1, 'Bob', 0, CAST(x'02' || CAST('\(externalName)' AS BLOB) AS BLOB), 3)",
+        // Bob: photo in an external file; first of Acme's (ordered) staff
+        // by Z_FOK_EMPLOYER, though his key is higher than Ann's.
+        "INSERT INTO ZPARTY (Z_PK, Z_ENT, Z_OPT, ZNAME, ZACTIVE, ZPHOTO, ZEMPLOYER, Z_FOK_EMPLOYER) VALUES (2, 3, 1, 'Bob', 0, CAST(x'02' || CAST('\(externalName)' AS BLOB) AS BLOB), 3, 1024)",
         "INSERT INTO ZPARTY (Z_PK, Z_ENT, Z_OPT, ZNAME, ZFOUNDED, ZTITLE) VALUES (3, 2, 1, 'Acme', 1999, 'Inc')",
         "INSERT INTO ZTAG VALUES (1, 4, 1, 'red'), (2, 4, 1, 'blue')",
         "INSERT INTO Z_1TAGS VALUES (1, 1), (1, 2), (3, 1)",
@@ -89,17 +90,18 @@ struct SyntheticStoreTests {
         return objects[0]
     }
 
-    static func names(_ v: Value?) -> [String] {
+    static func names(_ v: Value?, sorted: Bool = true) -> [String] {
         let items: [Value]
         switch v {
         case .array(let a)?, .orderedSet(let a)?, .set(let a)?: items = a
         case .object?: items = [v!]
         default: items = []
         }
-        return items.compactMap { item -> String? in
+        let found = items.compactMap { item -> String? in
             guard case .object(let r) = item, case .string(let s)? = (r.object as? StoredObject)?.value(forKey: "name") else { return nil }
             return s
-        }.sorted()
+        }
+        return sorted ? found.sorted() : found
     }
 
     @Test(arguments: [false, true])
@@ -131,6 +133,8 @@ struct SyntheticStoreTests {
         // Relationships, both ways.
         #expect(Self.names(ann.value(forKey: "employer")) == ["Acme"])
         #expect(Self.names(acme.value(forKey: "staff")) == ["Ann", "Bob"])
+        // In the store's order (Z_FOK_EMPLOYER), not key order.
+        #expect(Self.names(acme.value(forKey: "staff"), sorted: false) == ["Bob", "Ann"])
         #expect(Self.names(ann.value(forKey: "friend")) == ["Bob"])
         #expect(Self.names(ann.value(forKey: "tags")) == ["blue", "red"])
         let red = try Self.one(store, "Tag", "name == 'red'")
@@ -143,6 +147,8 @@ struct SyntheticStoreTests {
             ("Party", "tags.@count == 0", ["Bob"]),
             ("Person", "birth < CAST(0, 'NSDate')", ["Ann"]),
             ("Company", "staff.@count == 2", ["Acme"]),
+            ("Company", "staff[FIRST].name == 'Bob' AND staff[LAST].name == 'Ann'", ["Acme"]),
+            ("Company", "staff[0].name == 'Ann'", []),
             ("Person", "photo != nil AND title == nil", ["Bob"]),
         ] {
             let request = FetchRequest(entity: entity, predicate: try Parser.parsePredicate(predicate), sortDescriptors: [SortDescriptor("name")])
