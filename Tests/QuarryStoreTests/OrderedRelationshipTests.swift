@@ -5,7 +5,7 @@
 // the fetch runs in SQL or in memory. Both layouts are covered: an order
 // column on the destination (the inverse is to-one) and a join table's
 // `position` (many-to-many). A model without ordered relationships gets no
-// new column.
+// new column. An export keeps the order.
 import Foundation
 import Testing
 @testable import QuarryStore
@@ -93,6 +93,19 @@ struct OrderedRelationshipTests {
             if case .object(let r) = v, case .string(let t)? = (r.object as? StoredObject)?.value(forKey: "title") { return t }
             return nil
         } == ["s3", "s1", "s4"])
+    }
+
+    /// An export copies the order columns too: before, the copy's
+    /// one-to-many lists came back in key order (join tables kept theirs).
+    @Test(arguments: TestEngine.available)
+    func anExportKeepsTheOrder(engine: TestEngine) throws {
+        let (store, _) = try OrderedModel.store(engine)
+        let target = try engine.emptyStore(model: OrderedModel.model)
+        try StoreExport.copy(from: store, to: target)
+        let c = Context(store: target)
+        #expect(OrderedModel.titles(try OrderedModel.playlist(c, "rock"), "songs") == ["s3", "s1", "s4"])
+        #expect(OrderedModel.titles(try OrderedModel.playlist(c, "jazz"), "songs") == ["s5", "s2"])
+        #expect(OrderedModel.titles(try OrderedModel.playlist(c, "rock"), "tags") == ["t3", "t1"])
     }
 
     @Test(arguments: TestEngine.available)
