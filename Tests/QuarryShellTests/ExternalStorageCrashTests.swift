@@ -25,7 +25,7 @@ struct ExternalStorageCrashTests {
     static func value(_ i: Int) -> [UInt8] { Array(repeating: UInt8(0x41 + i % 26), count: size) }
 
     static var script: String {
-        (0..<values).map { i in "INSERT Item {name: 'v\(i)', photo: CAST('\(String(decoding: value(i), as: UTF8.self))', 'NSData')};\n" }.joined()
+        (0..<values).map { i in "INSERT Item {name: 'v\(i)', photo: CAST('\(Data(value(i)).base64EncodedString())', 'NSData')};\n" }.joined()
     }
 
     @Test(.enabled(if: REPLTerminalTests.binary != nil, "needs the built quarry executable"),
