@@ -30,6 +30,18 @@ extension RowDecoders {
 }
 
 extension SQLStore {
+    /// The decoders of an export's rows of `table` (its `columns`, in
+    /// order): a file's bytes go to the target inline, as every value of a
+    /// store without a folder is (a target with one reads them as they are).
+    func exportDecoders(table: String, columns: [String]) -> RowDecoders {
+        var decoders = RowDecoders()
+        guard let storage = externalStorage else { return decoders }
+        for (i, c) in columns.enumerated() where storage.columns.contains(where: { $0.table == table && $0.column == SQLIdentifier.quoted(c) }) {
+            decoders.external.append(.init(index: i, entity: table, key: c, storage: storage))
+        }
+        return decoders
+    }
+
     /// Lists planned column `c` (of `entity`'s rows, at row index `index`)
     /// when its attribute's values may be in files.
     func addExternal(_ c: PlannedColumn, of entity: String, index: Int, to decoders: inout RowDecoders) throws {

@@ -402,3 +402,31 @@ struct ExternalBinaryStorageTests {
         #expect(try SQLStore(path: ":memory:", model: try ExternalBinary.model).externalDataFolder == nil)
     }
 }
+
+@Suite("External binary storage: export", .serialized)
+struct ExternalBinaryExportTests {
+    /// `quarry export` of a store with files: every value reaches the
+    /// target whole (inline there), on a SQLite file and a PostgreSQL schema.
+    @Test(arguments: TestEngine.available)
+    func exportCopiesTheFilesBytes(engine: TestEngine) throws {
+        let path = try ExternalBinary.path()
+        defer { ExternalBinary.remove(path) }
+        let source = try ExternalBinary.store(.sqlite, path: path)
+        #expect(ExternalBinary.files(source).count == 4)
+        let target: SQLStore
+        switch engine {
+        case .sqlite:
+            let targetPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("Copy.sqlite").path
+            try StoreExport.copy(from: source, toFile: targetPath)
+            target = try SQLStore(path: targetPath, model: try ExternalBinary.model)
+        case .postgres:
+            target = try engine.emptyStore(model: try ExternalBinary.model)
+            try StoreExport.copy(from: source, to: target)
+        }
+        let expected = Dictionary(uniqueKeysWithValues: try source.fetch(FetchRequest(entity: "Item")).map { ($0.value(forKey: "name")!, $0.value(forKey: "photo")) })
+        let copied = Dictionary(uniqueKeysWithValues: try target.fetch(FetchRequest(entity: "Item")).map { ($0.value(forKey: "name")!, $0.value(forKey: "photo")) })
+        #expect(copied == expected)
+        #expect(copied.count == 6)
+        #expect(ExternalBinary.files(target).isEmpty, "inline in the target")
+    }
+}
