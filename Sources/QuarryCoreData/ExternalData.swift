@@ -10,6 +10,7 @@
 import Foundation
 import QuarrySQL
 import QuarrySQLite
+import QuarryStore
 
 enum ExternalData {
     static let table = "\"_coredata_external\""

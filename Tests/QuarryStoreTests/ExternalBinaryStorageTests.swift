@@ -430,3 +430,34 @@ struct ExternalBinaryExportTests {
         #expect(ExternalBinary.files(target).isEmpty, "inline in the target")
     }
 }
+
+/// The cost of files: 200 values of 200 KB saved by one context save and
+/// read back, with the flag (files) and without (inline BLOBs), on a store
+/// file. Run with QUARRY_EXTERNAL_BENCH=1 (prints the times).
+@Suite("External binary storage: cost", .serialized)
+struct ExternalBinaryCostTests {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["QUARRY_EXTERNAL_BENCH"] != nil, "set QUARRY_EXTERNAL_BENCH=1 to measure"))
+    func twoHundredValuesOf200KB() throws {
+        for external in [false, true] {
+            let path = try ExternalBinary.path()
+            defer { ExternalBinary.remove(path) }
+            let store = try SQLStore(path: path, model: external ? try ExternalBinary.model : try ExternalBinary.plainModel)
+            let values = (0..<200).map { i in Value.data(Array(repeating: UInt8(i % 251), count: 200 * 1024)) }
+            let context = Context(store: store)
+            for (i, v) in values.enumerated() {
+                let o = try context.insert("Item")
+                try o.setValue(.string("v\(i)"), forKey: "name")
+                try o.setValue(v, forKey: "photo")
+            }
+            let start = Date()
+            try context.save()
+            let saved = Date()
+            store.forgetObjects()
+            let back = try store.fetch(FetchRequest(entity: "Item"))
+            let read = Date()
+            #expect(back.count == 200)
+            #expect(ExternalBinary.files(store).count == (external ? 200 : 0))
+            print(String(format: "external-cost %@: save %.3f s, fetch %.3f s", external ? "files " : "inline", saved.timeIntervalSince(start), read.timeIntervalSince(saved)))
+        }
+    }
+}
