@@ -34,6 +34,10 @@
 //   context save, batch update or delete, a cascade, a nullify), and the
 //   orphans of a crash go at the next open. A sweep that cannot take the
 //   lock (another writer) is skipped: its files stay until the next one.
+// An attribute in a uniqueness constraint keeps its values inline: the
+// database's UNIQUE index, and the merge policies' lookups, compare the
+// column, and two files of equal bytes have different names.
+//
 // The cost of a sweep is one scan of the external columns' TEXT values
 // (`typeof(col) = 'text'`) per write transaction that found files in the
 // folder; a store whose folder is empty pays a directory listing.
@@ -63,11 +67,14 @@ public final class ExternalBinaryStorage {
     public var threshold: Int
     /// (table, quoted column) of every attribute that allows external storage.
     let columns: [(table: String, column: String)]
+    /// Attributes (by name) in a uniqueness constraint: always inline (see the top of this file).
+    let inlineOnly: Set<String>
 
-    init(folder: URL, threshold: Int, columns: [(String, String)]) {
+    init(folder: URL, threshold: Int, columns: [(String, String)], inlineOnly: Set<String>) {
         self.folder = folder
         self.threshold = threshold
         self.columns = columns.map { (table: $0.0, column: $0.1) }
+        self.inlineOnly = inlineOnly
     }
 
     /// The storage for a store on `database`, or nil: no attribute of the
@@ -84,8 +91,9 @@ public final class ExternalBinaryStorage {
             }
         }
         guard !columns.isEmpty else { return nil }
+        let unique = Set(mapping.model.entities.flatMap { $0.uniquenessConstraints.flatMap(\.properties) })
         return ExternalBinaryStorage(folder: folder(forStoreAt: sqlite.path),
-                                     threshold: thresholdOverride ?? defaultThreshold, columns: columns)
+                                     threshold: thresholdOverride ?? defaultThreshold, columns: columns, inlineOnly: unique)
     }
 
     /// Whether `name` is one of ours (a UUID), so that a sweep never deletes anything else.
@@ -191,7 +199,8 @@ extension SQLStore {
     func storable(_ v: Value, for attribute: Attribute, entity: String) throws -> Value {
         let stored = try StoreValues.storable(v, for: attribute, entity: entity)
         guard attribute.allowsExternalBinaryDataStorage, let external = externalStorage,
-              case .data(let bytes) = stored, bytes.count > external.threshold else { return stored }
+              case .data(let bytes) = stored, bytes.count > external.threshold,
+              !external.inlineOnly.contains(attribute.name) else { return stored }
         return .string(try external.write(bytes))
     }
 

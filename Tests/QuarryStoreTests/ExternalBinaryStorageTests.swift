@@ -376,7 +376,8 @@ struct ExternalBinaryStorageTests {
             for (name, bytes) in old { try store.insert("Item", ["name": .string(name), "photo": .data(bytes)]) }
             store.database.close()
         }
-        let store = try SQLStore(path: path, model: try ExternalBinary.model, migration: .automatic)
+        // No migration: the flag changes no column.
+        let store = try SQLStore(path: path, model: try ExternalBinary.model)
         store.externalStorageThreshold = ExternalBinary.threshold
         for (name, bytes) in old {
             let o = try #require(try store.fetch(FetchRequest(entity: "Item", predicate: try Parser.parsePredicate("name == %@", arguments: [.string(name)]))).first)
@@ -385,6 +386,26 @@ struct ExternalBinaryStorageTests {
         try store.insert("Item", ["name": "new", "photo": .data(ExternalBinary.other)])
         #expect(ExternalBinary.files(store).count == 1)
         #expect(try store.fetch(FetchRequest(entity: "Item", predicate: try Parser.parsePredicate("photo == %@", arguments: [.data(ExternalBinary.other)]))).count == 1)
+    }
+
+    /// A unique attribute stays inline: SQL's UNIQUE compares the column,
+    /// and two files of equal bytes have different names.
+    @Test(arguments: TestEngine.available)
+    func aUniqueAttributeStaysInlineSoEqualValuesAreRefused(engine: TestEngine) throws {
+        let model = try ModelReader.read(yaml: """
+        entities:
+          Item:
+            attributes:
+              name: { type: string }
+              photo: { type: binary, externalStorage: true, unique: true }
+        """)
+        let path = try ExternalBinary.path()
+        defer { ExternalBinary.remove(path) }
+        let store = try ExternalBinary.emptyStore(engine, path: path, model: model)
+        try store.insert("Item", ["name": "a", "photo": .data(ExternalBinary.large)])
+        #expect(throws: (any Error).self) { try store.insert("Item", ["name": "b", "photo": .data(ExternalBinary.large)]) }
+        #expect(try store.count(FetchRequest(entity: "Item")) == 1)
+        #expect(ExternalBinary.files(store).isEmpty)
     }
 
     @Test func theThresholdIsCoreDatasAndTestsLowerIt() throws {
