@@ -18,6 +18,7 @@ struct ExternalStorageShellTests {
       Item:
         attributes:
           name: { type: string }
+          code: { type: string, unique: true }
           photo: { type: binary, externalStorage: true }
     """
 
@@ -40,7 +41,7 @@ struct ExternalStorageShellTests {
         ("FETCH Item PROPERTIES name, photo WHERE photo != nil SORT BY name",
          table(["a": hexLong, "b": hexShort, "d": hexOther]), "", 0, 2),
         (".mode ndjson\nFETCH Item WHERE name == 'a'",
-         "{\"name\":\"a\",\"photo\":\"\(hexLong)\"}\n", "", 0, 2),
+         "{\"name\":\"a\",\"code\":null,\"photo\":\"\(hexLong)\"}\n", "", 0, 2),
         ("FETCH Item PROPERTIES name WHERE photo == %@", " name\n------\n a\n(1 row)\n", "", 0, 2),
         ("COUNT Item WHERE photo == nil", count(1), "", 0, 2),
         ("UPDATE Item SET photo = CAST('YSBuZXcgbG9uZyB2YWx1ZSBmb3IgaXRlbSBi', 'NSData') WHERE name == 'b'; FETCH Item PROPERTIES name, photo WHERE name == 'b'",
@@ -50,6 +51,9 @@ struct ExternalStorageShellTests {
         ("DELETE Item WHERE photo == %@; COUNT Item", "deleted 1 object\n" + count(3), "", 0, 1),
         ("FETCH Item SORT BY photo", "",
          "1:1: error[B004]: cannot sort by 'photo': Item.photo allows external storage, and its column may hold a file's name instead of the bytes, which has no order\n    FETCH Item SORT BY photo\n    ^\nhelp: sort by another attribute, or sort the fetched objects yourself by the decoded value\n", 65, 1),
+        // A refused statement leaves no file (a save refused in SQL after its files were written: ExternalBinaryStorageTests).
+        ("UPDATE Item SET photo = CAST('cm9sbGVkIGJhY2sgbG9uZyB2YWx1ZQ==', 'NSData'), code = 'same'", "",
+         "1:77: error[R007]: Item.code must be unique; the update would give 'same' to 3 objects\n    UPDATE Item SET photo = CAST('cm9sbGVkIGJhY2sgbG9uZyB2YWx1ZQ==', 'NSData'), code = 'same'\n                                                                                ^~~~\n", 1, 1),
         ("DELETE Item; COUNT Item", "deleted 3 objects\n" + count(0), "", 0, 0),
     ]
 
