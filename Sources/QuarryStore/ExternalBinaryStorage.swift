@@ -16,9 +16,10 @@
 // existing Quarry store holds would read wrongly the day the model gains
 // the flag (a value starting with 0x01 or 0x02), or need a migration of
 // every row; with the storage class as the tag, a store's existing values
-// read as they are, with no migration, and removing the flag only needs the
-// files read back (not built: a model that drops the flag reads such rows as
-// an error naming the row, never as the file's name).
+// read as they are, with no migration. Removing the flag from an attribute
+// whose rows name files is refused when the store opens (naming the
+// attribute and how many rows; `checkFileNamesOutsideFlagged`): reading the
+// names as bytes, or sweeping their files, would lose data silently.
 //
 // Consistency, on rollback and crash (the store never points at a missing file):
 // - A file is written (and fsynced, with its folder) inside the write
@@ -94,6 +95,26 @@ public final class ExternalBinaryStorage {
         let unique = Set(mapping.model.entities.flatMap { $0.uniquenessConstraints.flatMap(\.properties) })
         return ExternalBinaryStorage(folder: folder(forStoreAt: sqlite.path),
                                      threshold: thresholdOverride ?? defaultThreshold, columns: columns, inlineOnly: unique)
+    }
+
+    /// At open, before anything reads: a binary attribute without the flag
+    /// must not hold file names (the flag was removed from the model). Only
+    /// looked for when the folder holds files.
+    static func checkFileNamesOutsideFlagged(_ database: any SQLDatabase, mapping: StoreMapping) throws {
+        guard let sqlite = database as? SQLiteConnection, sqlite.path != ":memory:", !sqlite.path.isEmpty else { return }
+        let folder = folder(forStoreAt: sqlite.path)
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter(isFileName)
+        guard !files.isEmpty else { return }
+        for entity in mapping.model.entities {
+            for a in entity.attributes where a.type == .binary && !a.allowsExternalBinaryDataStorage && !a.isTransient {
+                guard let table = mapping.table(for: entity.name), let column = mapping.column(for: a.name, of: entity.name) else { continue }
+                let c = SQLIdentifier.quoted(column)
+                let rows = try database.query("SELECT COUNT(*) FROM \(SQLIdentifier.quoted(table)) WHERE typeof(\(c)) = 'text'", [], as: [.int])
+                if case .int(let n)? = rows.first?.first, n > 0 {
+                    throw ExternalBinaryError.flagRemoved(entity: entity.name, key: a.name, rows: Int(n), folder: folder.path)
+                }
+            }
+        }
     }
 
     /// Whether `name` is one of ours (a UUID), so that a sweep never deletes anything else.
@@ -175,6 +196,7 @@ public enum ExternalBinaryError: Error, Equatable, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
     case missingFile(entity: String, key: String, primaryKey: Int64?, path: String)
     case badReference(entity: String, key: String, primaryKey: Int64?, name: String)
+    case flagRemoved(entity: String, key: String, rows: Int, folder: String)
 
     public var description: String {
         switch self {
@@ -184,6 +206,8 @@ public enum ExternalBinaryError: Error, Equatable, CustomStringConvertible {
             return "\(e).\(k)" + (pk.map { " of row \($0)" } ?? "") + " is stored in the file \(path), which is missing (a store is copied together with its hidden .…_SUPPORT folder)"
         case .badReference(let e, let k, let pk, let name):
             return "\(e).\(k)" + (pk.map { " of row \($0)" } ?? "") + " holds the text '\(name.prefix(40))', not bytes or an external data file's name"
+        case .flagRemoved(let e, let k, let n, let folder):
+            return "\(e).\(k) does not allow external storage in this model, but \(n) row\(n == 1 ? "" : "s") of the store keep their value in a file of \(folder); open the store with a model that keeps externalStorage for it"
         }
     }
 }

@@ -118,7 +118,9 @@ public final class SQLStore {
             // A read-only file still opens: it just stays without one.
             if try !hasSavedModel() { try? database.inTransaction { try saveModel(modelFile: modelFile) } }
         }
-        // The files a crashed writer left that no row names (ExternalBinaryStorage.swift).
+        // A flag removed while rows name files is refused; the files a crashed
+        // writer left that no row names go (ExternalBinaryStorage.swift).
+        try ExternalBinaryStorage.checkFileNamesOutsideFlagged(database, mapping: mapping)
         finishExternalWrites()
     }
 

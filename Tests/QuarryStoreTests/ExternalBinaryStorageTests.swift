@@ -408,6 +408,28 @@ struct ExternalBinaryStorageTests {
         #expect(ExternalBinary.files(store).isEmpty)
     }
 
+    /// A model that drops the flag while rows name files is refused at
+    /// open, naming the attribute: reading the names as bytes would be a
+    /// silent wrong answer. The files stay; the model with the flag reads them.
+    @Test func removingTheFlagFromAttributesWithFilesIsRefused() throws {
+        let path = try ExternalBinary.path()
+        defer { ExternalBinary.remove(path) }
+        do {
+            let store = try ExternalBinary.store(.sqlite, path: path)
+            store.database.close()
+        }
+        do {
+            _ = try SQLStore(path: path, model: try ExternalBinary.plainModel)
+            Issue.record("opened with the flag removed")
+        } catch let e as ExternalBinaryError {
+            guard case .flagRemoved(let entity, let key, let rows, _) = e else { Issue.record("\(e)"); return }
+            #expect(entity == "Item" && key == "photo" && rows == 4)
+        }
+        let again = try SQLStore(path: path, model: try ExternalBinary.model)
+        #expect(ExternalBinary.files(again).count == 4)
+        #expect(try again.fetch(FetchRequest(entity: "Item", predicate: try Parser.parsePredicate("photo == %@", arguments: [.data(ExternalBinary.large)]))).count == 2)
+    }
+
     @Test func theThresholdIsCoreDatasAndTestsLowerIt() throws {
         #expect(ExternalBinaryStorage.defaultThreshold == 100 * 1024)
         let path = try ExternalBinary.path()
