@@ -503,4 +503,20 @@ struct ExternalBinaryCostTests {
             print(String(format: "external-cost %@: save %.3f s, fetch %.3f s", external ? "files " : "inline", saved.timeIntervalSince(start), read.timeIntervalSince(saved)))
         }
     }
+
+    /// The sweep after each write: one small save on a store whose folder
+    /// holds 10,000 files (the scan of every row's name), against the same save without files.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["QUARRY_EXTERNAL_BENCH"] != nil, "set QUARRY_EXTERNAL_BENCH=1 to measure"))
+    func aSmallSaveBesideTenThousandFiles() throws {
+        let path = try ExternalBinary.path()
+        defer { ExternalBinary.remove(path) }
+        let store = try SQLStore(path: path, model: try ExternalBinary.model)
+        store.externalStorageThreshold = 4
+        _ = try store.batchInsert("Item", objects: (0..<10_000).map { i in ["name": .string("v\(i)"), "photo": .data(Array(repeating: UInt8(i % 251), count: 8))] })
+        #expect(ExternalBinary.files(store).count == 10_000)
+        let start = Date()
+        for i in 0..<20 { try store.insert("Item", ["name": .string("small \(i)")]) }
+        let perSave = Date().timeIntervalSince(start) / 20
+        print(String(format: "external-cost sweep beside 10,000 files: %.1f ms per insert", perSave * 1000))
+    }
 }
