@@ -10,6 +10,7 @@
 import Foundation
 import QuarrySQL
 import QuarrySQLite
+import QuarryStore
 
 enum ExternalData {
     static let table = "\"_coredata_external\""
@@ -20,10 +21,8 @@ enum ExternalData {
                      warnings: inout [String]) throws -> Set<String> {
         let tagged = views.hierarchies.flatMap(\.columns).filter(\.tagged)
         guard !tagged.isEmpty else { return [] }
-        let storeURL = URL(fileURLWithPath: storePath)
-        let folder = storeURL.deletingLastPathComponent()
-            .appendingPathComponent("." + storeURL.deletingPathExtension().lastPathComponent + "_SUPPORT")
-            .appendingPathComponent("_EXTERNAL_DATA")
+        // The folder Quarry stores keep their own external values in too (ExternalBinaryStorage.swift).
+        let folder = ExternalBinaryStorage.folder(forStoreAt: storePath)
         var found: Set<String> = []
         var missing: [String] = []
         for c in tagged {

@@ -46,9 +46,10 @@ extension PredicateLowerer {
     /// being lowered is a nil test of it (`nilTestable`: the key path has
     /// no suffix and ends at the attribute itself).
     func refuseTransformable(_ a: Attribute, of entity: String, nilTestable: Bool) throws(LoweringError) {
-        guard a.type == .transformable else { return }
+        // External binary storage follows the same policy (PredicateLowering+ExternalBinary.swift).
+        guard a.keepsValueOutsideSQL else { return }
         if nilTestable && context.nilTestedKeyPath { return }
-        throw .unsupported("\(entity).\(a.name) is transformable: SQL only tests it against nil; memory compares its decoded value")
+        throw .unsupported("\(entity).\(a.name) \(a.outsideSQLReason): SQL only tests it against nil; memory compares its decoded value")
     }
 }
 
@@ -57,7 +58,7 @@ extension SQLPlanner {
     /// engine: see the top of this file). Keys that do not bind are left
     /// to the planner's own errors.
     public static func refuseTransformableSorts(_ request: FetchRequest, mapping: StoreMapping) throws(Diagnostic) {
-        guard mapping.model.entities.contains(where: { $0.attributes.contains { $0.type == .transformable } }) else { return }
+        guard mapping.model.entities.contains(where: { $0.attributes.contains { $0.keepsValueOutsideSQL } }) else { return }
         let binder = KeyPathBinder(index: mapping.mapped)
         for sort in request.sortDescriptors {
             let path = sort.keyPath.split(separator: ".").map(String.init)
@@ -68,9 +69,11 @@ extension SQLPlanner {
             case .aggregate(_, let a, let e): (attribute, owner) = (a, e)
             default: continue
             }
-            guard attribute.type == .transformable else { continue }
+            guard attribute.keepsValueOutsideSQL else { continue }
+            let why = attribute.type == .transformable ? "is transformable, and its encoded values have no order"
+                                                       : attribute.outsideSQLReason + ", which has no order"
             throw Diagnostic(.bindTypeMismatch,
-                             "cannot sort by '\(sort.keyPath)': \(owner).\(attribute.name) is transformable, and its encoded values have no order",
+                             "cannot sort by '\(sort.keyPath)': \(owner).\(attribute.name) \(why)",
                              at: .synthesized,
                              hints: ["sort by another attribute, or sort the fetched objects yourself by the decoded value"],
                              stage: .bind)

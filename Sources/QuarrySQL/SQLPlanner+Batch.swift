@@ -56,7 +56,8 @@ extension SQLPlanner {
             let attribute = entity.attribute(named: key, in: model)!
             // A transformable's value is its transformer's bytes, which only
             // the store makes: set object by object (StoreValues+Transformable.swift).
-            if attribute.type == .transformable { return nil }
+            // So is a binary value that may go to a file (PredicateLowering+ExternalBinary.swift).
+            if attribute.keepsValueOutsideSQL { return nil }
             guard let column = mapping.column(for: key, of: entityName) else { return nil }
             let operand: Operand
             do { operand = try lowerer.operand(expression) } catch {

@@ -189,6 +189,8 @@ public struct SQLiteRow {
     }
 
     public func isNull(at i: Int) -> Bool { sqlite3_column_type(statement.handle, Int32(i)) == SQLITE_NULL }
+    /// Whether column `i`'s storage class is TEXT (whatever kind it is read as).
+    public func isText(at i: Int) -> Bool { sqlite3_column_type(statement.handle, Int32(i)) == SQLITE_TEXT }
 
     // Typed reads skip the `Value` enum: SQLite's own conversions apply
     // (NULL reads as 0 / 0.0), so check `isNull` where NULL matters.

@@ -61,6 +61,7 @@ extension Context {
     /// before anything is written, or the store's error; either way the store
     /// and the context's pending changes are left as they were.
     public func save() throws {
+        defer { store.finishExternalWrites() }   // ExternalBinaryStorage.swift
         try processPendingChanges()
         guard hasChanges else { return }
         try store.checkWritable()

@@ -142,7 +142,7 @@ final class ContextWriter {
         for a in object.entity.allAttributes(in: model) where !a.isTransient {
             guard let column = mapping.column(for: a.name, of: name), case .attribute(let v)? = object.changes[a.name] else { continue }
             columns.append(SQLIdentifier.quoted(column))
-            arguments.append(try StoreValues.storable(v, for: a, entity: name))
+            arguments.append(try store.storable(v, for: a, entity: name))
         }
         let sql = "INSERT INTO \(SQLIdentifier.quoted(table)) (\(columns.joined(separator: ", "))) VALUES (\(arguments.map { _ in "?" }.joined(separator: ", ")))"
         return ObjectID(entity: name, primaryKey: try store.database.insertReturningKey(sql, arguments))
@@ -154,14 +154,14 @@ final class ContextWriter {
         // The usual object of a big save: the same entity and the same one
         // changed attribute as the object before.
         if let last = lastSingle, object.info === last.info, let v = object.changes.attributeValue(ifOnly: last.key) {
-            try last.updates.add(key: object.primaryKey, value: try StoreValues.storable(v, for: last.attribute, entity: last.entity))
+            try last.updates.add(key: object.primaryKey, value: try store.storable(v, for: last.attribute, entity: last.entity))
             return false
         }
         let shape = shape(object.info)
         if let (property, value) = object.onlyChange {
             // One changed attribute: its row joins that column's batch.
             guard let target = shape.attribute(property), case .attribute(let v) = value else { return true }
-            let stored = try StoreValues.storable(v, for: target.attribute, entity: shape.entity)
+            let stored = try store.storable(v, for: target.attribute, entity: shape.entity)
             guard let updates = try columnUpdates(shape, target) else { return false }
             try updates.add(key: object.primaryKey, value: stored)
             lastSingle = SingleChange(info: object.info, key: property, attribute: target.attribute, entity: shape.entity, updates: updates)
@@ -174,7 +174,7 @@ final class ContextWriter {
         func add(_ property: String, _ value: PropertyValue) throws {
             guard let target = shape.attribute(property), case .attribute(let v) = value else { others = true; return }
             columns.append(target.column)
-            arguments.append(try StoreValues.storable(v, for: target.attribute, entity: shape.entity))
+            arguments.append(try store.storable(v, for: target.attribute, entity: shape.entity))
         }
         // Sorted by name, so that one set of changed columns is one SQL text.
         for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) { try add(property, value) }

@@ -11,6 +11,7 @@ extension SQLStore {
     /// Sets attributes of every object `predicate` selects; returns how many.
     @discardableResult
     public func batchUpdate(entity: String, predicate: QuarrySyntax.Predicate?, set: [(String, QuarrySyntax.Expression)]) throws -> Int {
+        defer { finishExternalWrites() }   // ExternalBinaryStorage.swift
         try checkWritable()
         try refuseDerived(set.map(\.0), entity: entity)   // SQLStore+Derived.swift
         if let sql = try SQLPlanner.planUpdate(entity: entity, predicate: predicate, set: set, mapping: mapping, now: now()) {
@@ -39,7 +40,7 @@ extension SQLStore {
                     guard let attribute = e.attribute(named: key, in: model), let column = mapping.column(for: key, of: entity) else { continue }
                     let value = try expression.evaluate(.object(ObjectReference(object)))
                     assignments.append("\(SQLIdentifier.quoted(column)) = ?")
-                    arguments.append(try StoreValues.storable(value, for: attribute, entity: entity))
+                    arguments.append(try storable(value, for: attribute, entity: entity))
                 }
                 try database.run("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", "))\(mapping.versionIncrementSuffix()) WHERE \"_pk\" = ?",
                                        arguments + [.int(object.id.primaryKey)])
@@ -64,6 +65,7 @@ extension SQLStore {
     /// row about to go — the selected ones and those cascades added. The
     /// one-statement path never calls it: it deletes the selected rows only.
     func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?, listing: (([ObjectID]) -> Void)?) throws -> Int {
+        defer { finishExternalWrites() }   // ExternalBinaryStorage.swift
         try checkWritable()
         if let direct = try directDelete(entity: entity, predicate: predicate) { return direct }
         return try deleteWithRules(listing: listing) {

@@ -52,6 +52,7 @@ extension SQLStore {
     @discardableResult
     public func batchInsert(_ entityName: String, resultType: BatchResultType = .count,
                             next: () throws -> [String: Value]?) throws -> BatchResult {
+        defer { finishExternalWrites() }   // ExternalBinaryStorage.swift
         try checkWritable()
         let (entity, table) = try insertableEntity(entityName)
         // Derived attributes are the store's to compute (SQLStore+Derived.swift).
@@ -87,7 +88,7 @@ extension SQLStore {
                         let v = values[a.name] ?? a.defaultValue ?? .null
                         // Batches skip validation, but never store a required value as nil.
                         if v.isNull && !a.isOptional { throw StoreError.missingValue(key: a.name, entity: entityName) }
-                        arguments.append(try StoreValues.storable(v, for: a, entity: entityName))
+                        arguments.append(try storable(v, for: a, entity: entityName))
                     }
                     if let statement, let sqlite {
                         try statement.bind(arguments)

@@ -41,6 +41,9 @@ public final class SQLStore {
     /// read-only, QuarryCoreData), or nil for a writable store. Every write
     /// entry point checks it before touching the database (`checkWritable`).
     public let readOnlyReason: String?
+    /// The files of long values of binary attributes that allow external
+    /// storage; nil when they stay inline (ExternalBinaryStorage.swift).
+    let externalStorage: ExternalBinaryStorage?
 
     /// The SQLite connection of a SQLite store (tests, the fixture writer and
     /// the shell's SQLite-only commands use it); nil on other databases.
@@ -88,6 +91,7 @@ public final class SQLStore {
         self.mapping = StoreMapping(model: model, dialect: database.dialect)
         self.database = database
         self.readOnlyReason = nil
+        self.externalStorage = ExternalBinaryStorage.make(for: database, mapping: mapping)
         try checkDerivations()   // SQLStore+Derived.swift
         // Transformers the model names that nobody registered keep the
         // stored bytes; writing other values names them (StoreValues+Transformable.swift).
@@ -114,6 +118,10 @@ public final class SQLStore {
             // A read-only file still opens: it just stays without one.
             if try !hasSavedModel() { try? database.inTransaction { try saveModel(modelFile: modelFile) } }
         }
+        // A flag removed while rows name files is refused; the files a crashed
+        // writer left that no row names go (ExternalBinaryStorage.swift).
+        try ExternalBinaryStorage.checkFileNamesOutsideFlagged(database, mapping: mapping)
+        finishExternalWrites()
     }
 
     /// A read-only store over a database that already presents this model's
@@ -133,6 +141,7 @@ public final class SQLStore {
         self.mapping = mapping
         self.database = database
         self.readOnlyReason = reason
+        self.externalStorage = nil
     }
 
     /// Throws `StoreError.readOnly` on a read-only store: called by every
@@ -230,6 +239,11 @@ public final class SQLStore {
     @discardableResult
     public func insert(_ entityName: String, _ values: [String: Value], toOne: [String: ObjectID] = [:]) throws -> ObjectID {
         try checkWritable()
+        // Files are written under the write lock, and swept after it (ExternalBinaryStorage.swift).
+        if externalStorage != nil && !database.isInTransaction {
+            defer { finishExternalWrites() }
+            return try database.inTransaction { try insert(entityName, values, toOne: toOne) }
+        }
         let (entity, table) = try insertableEntity(entityName)
         try refuseDerived(values.keys, entity: entityName)   // SQLStore+Derived.swift
         var columns = [SQLIdentifier.quoted(StoreMapping.entityColumn)]
@@ -241,12 +255,12 @@ public final class SQLStore {
                                             suggestion: Suggestions.closest(to: key, among: entity.allProperties(in: model).map(\.name)))
             }
             columns.append(SQLIdentifier.quoted(column))
-            arguments.append(try StoreValues.storable(value, for: attribute, entity: entityName))
+            arguments.append(try storable(value, for: attribute, entity: entityName))
         }
         for attribute in entity.allAttributes(in: model) where values[attribute.name] == nil && !attribute.isTransient {
             if let d = attribute.defaultValue, let column = mapping.column(for: attribute.name, of: entityName) {
                 columns.append(SQLIdentifier.quoted(column))
-                arguments.append(try StoreValues.storable(d, for: attribute, entity: entityName))
+                arguments.append(try storable(d, for: attribute, entity: entityName))
             }
         }
         var pending: [(Relationship, ObjectID)] = []

@@ -86,7 +86,9 @@ public enum StoreExport {
                     progress?(state)
                 }
                 let copied: (rows: Int, perEntity: [String: Int])
-                if let from = source.database as? SQLiteConnection, let to = target.database as? SQLiteConnection {
+                // A Quarry source's externally stored values are exported inline (ExternalBinaryStorage+Rows.swift).
+                if let from = source.database as? SQLiteConnection, let to = target.database as? SQLiteConnection,
+                   source.exportDecoders(table: table.name, columns: table.columns).isEmpty {
                     copied = try copySQLiteTable(table, expectedRows: totals[index], from: from, to: to, copied: report)
                 } else {
                     copied = try copyTable(table, from: source, to: target, raw: target.database.dialect == .sqlite, copied: report)
@@ -300,7 +302,7 @@ public enum StoreExport {
         let order = table.isJoin ? "\"source\", \"target\"" : SQLIdentifier.quoted(StoreMapping.primaryKey)
         let select = "SELECT \(quotedColumns) FROM \(SQLIdentifier.quoted(table.name)) ORDER BY \(order)"
         let kinds = raw ? Array(repeating: SQLValueKind.automatic, count: width) : table.kinds
-        try source.database.streamRows(select, [], as: kinds) { row in
+        try source.streamRows(select, [], as: kinds, decoding: source.exportDecoders(table: table.name, columns: table.columns)) { row in
             for i in 0..<width { values.append(row[i]) }
             if !table.isJoin {
                 // Rows of one entity mostly come together: counted in runs.

@@ -77,7 +77,9 @@ struct RowDecoders {
     }
 
     var columns: [Column] = []
-    var isEmpty: Bool { columns.isEmpty }
+    /// Binary columns whose values may be in files (ExternalBinaryStorage+Rows.swift).
+    var external: [ExternalColumn] = []
+    var isEmpty: Bool { columns.isEmpty && external.isEmpty }
 
     /// The decoded values of `row`'s transformable columns.
     func decode(_ row: any SQLRowReading) throws -> DecodedRow {
@@ -100,6 +102,7 @@ struct RowDecoders {
                                                       primaryKey: row.integer(at: 0), reason: "the column holds \(raw.typeName), not bytes")
             }
         }
+        try readExternal(row, into: &values)   // ExternalBinaryStorage+Rows.swift
         return DecodedRow(base: row, decoded: values)
     }
 }
@@ -133,6 +136,7 @@ extension SQLStore {
     func rowDecoders(_ columns: [PlannedColumn], of entity: String, offset: Int = 2) throws -> RowDecoders {
         var decoders = RowDecoders()
         for (i, c) in columns.enumerated() {
+            if case .attribute(.binary) = c.kind { try addExternal(c, of: entity, index: offset + i, to: &decoders); continue }
             guard case .attribute(.transformable) = c.kind else { continue }
             guard let (owner, attribute) = transformableAttribute(c.name, of: entity, onlyFor: c.onlyFor) else { continue }
             let name = StoreValues.transformerName(attribute)

@@ -155,6 +155,21 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
         let tags = try archive.decode(bytesFromACoreDataStore)        // .array([.string("a"), …])
         let settings = try JSONValueTransformer.encode(mySettings)     // a Codable value as a Value
 
+        // Binary attributes that allow external storage (Xcode's "Allows External
+        // Storage", `externalStorage: true` in YAML): on a SQLite store file a value
+        // longer than ExternalBinaryStorage.defaultThreshold (100 KiB, about Core
+        // Data's) is a file in `.<store name>_SUPPORT/_EXTERNAL_DATA/<UUID>` beside
+        // the store — Core Data's folder — and the column holds its name (TEXT; a
+        // short value stays a BLOB, so stores made before the flag read unchanged).
+        // Every read path gives the bytes back. Files are written and fsynced
+        // before COMMIT under fresh names, and removed only after the transaction
+        // ended (replaced, deleted, cascaded or rolled-back values) or at open (a
+        // crashed writer's): no row ever names a missing file. A PostgreSQL schema
+        // (no folder beside it) and `:memory:` keep such values inline in the
+        // column. Predicates and sorts follow the transformable rules above (nil
+        // tests in SQL, the rest in memory; sorts refused); a batch update of one
+        // runs object by object. `store.externalStorageThreshold` lowers it.
+
         // Large results in bounded memory: IDs only, a batch of objects loaded per
         // query on first read, at most 3 batches alive (older ones leave the context
         // unless you still hold their objects or they have unsaved changes).

@@ -50,6 +50,7 @@ extension ShellSession {
             return (try? currentModel()).flatMap { m in m.entity(named: entityName)?.attribute(named: a.key.text, in: m)?.type.integerRange } != nil
         }
         return try storeCall { s in
+            defer { s.finishExternalWrites() }   // the files its rows no longer name go after COMMIT
             do {
                 return try s.database.inTransaction {
                     // The objects selected before any attribute changes what the predicate selects.

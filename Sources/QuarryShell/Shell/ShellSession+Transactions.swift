@@ -26,6 +26,7 @@ extension ShellSession {
         }
         let sql = t.sql(sqlite: s.database.dialect == .sqlite)
         try storeCall { s in try s.database.run(sql) }
+        s.finishExternalWrites()   // files of a rolled-back or replaced value go once the transaction ended
         return .none
     }
 
@@ -36,6 +37,7 @@ extension ShellSession {
         route.close()
         guard let s = openStore, s.database.isInTransaction else { return false }
         _ = try? s.database.run("ROLLBACK")
+        s.finishExternalWrites()
         errors("rolled back the open transaction (no COMMIT before the end)\n")
         return true
     }
