@@ -41,6 +41,8 @@ public final class SQLStore {
     /// read-only, QuarryCoreData), or nil for a writable store. Every write
     /// entry point checks it before touching the database (`checkWritable`).
     public let readOnlyReason: String?
+    /// Whether writes record persistent history, and who is writing (SQLStore+History.swift).
+    let historyState = HistoryState()
 
     /// The SQLite connection of a SQLite store (tests, the fixture writer and
     /// the shell's SQLite-only commands use it); nil on other databases.
@@ -109,6 +111,7 @@ public final class SQLStore {
             try checkSchema(existing: Set(try database.tableNames()))
             try addMissingOrderColumns()   // SQLStore+Ordered.swift
             try addMissingVersionColumns()   // SQLStore+Versions.swift
+            try openHistory()   // SQLStore+History.swift
             // A store made before stores carried their model (or by an older
             // Quarry) gets this one, now that its tables are known to match.
             // A read-only file still opens: it just stays without one.
@@ -264,6 +267,7 @@ public final class SQLStore {
             let id = ObjectID(entity: entityName, primaryKey: try database.insertReturningKey(sql, arguments))
             for (r, target) in pending { try link(id, r, target) }
             for (key, target) in toOne { if let r = entity.relationship(named: key, in: model) { try placeLast(id, r, target) } }   // SQLStore+Ordered.swift
+            try noteStoreWrite(inserted: id, links: toOne)   // SQLStore+History.swift
             try recomputeDerivedAfterBatch(entities: Set([entityName] + toOne.values.map(\.entity)), deleted: false, ownRows: [id.primaryKey])
             return id
         }
@@ -278,6 +282,7 @@ public final class SQLStore {
         try checkWritable()
         try database.inTransaction {
             try link(source, r, target)
+            try noteStoreWrite(link: source, r, target)   // SQLStore+History.swift
             try recomputeDerivedAfterBatch(entities: [source.entity, target.entity], deleted: false)
         }
     }
