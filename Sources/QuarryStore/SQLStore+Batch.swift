@@ -17,11 +17,12 @@ extension SQLStore {
             return try database.inTransaction {
                 let own = try rowsForNowDerivations(entity: entity, predicate: predicate)
                 // With history, the statement names the rows it wrote (SQLStore+History.swift).
-                let changed = try recordingHistory(.batchUpdate) { history in
-                    try runNoting(sql.sql, sql.arguments, table: mapping.table(for: entity) ?? entity, history, .update, keys: set.map(\.0))
-                }
+                let history = beginHistory(.batchUpdate)
+                defer { endHistory(history) }
+                let changed = try runNoting(sql.sql, sql.arguments, table: mapping.table(for: entity) ?? entity, history?.draft, .update, keys: set.map(\.0))
                 try checkIntegerRanges(entity: entity, keys: set.map(\.0))   // SQLStore+TypeRanges.swift
                 try recomputeDerivedAfterBatch(entities: [entity], deleted: false, ownRows: own)
+                try writeHistory(history)
                 // Objects already handed out are stale now; later fetches read anew.
                 registeredObjects.removeAll()
                 return changed
@@ -50,8 +51,8 @@ extension SQLStore {
                                        arguments + [.int(object.id.primaryKey)])
                 history?.draft.note(object.id, .update, keys: set.map(\.0))
             }
-            try writeHistory(history)
             try recomputeDerivedAfterBatch(entities: [entity], deleted: false, ownRows: objects.map(\.id.primaryKey))
+            try writeHistory(history)
             // Checked once more before COMMIT: an interrupt during the last
             // statement's gap still rolls everything back.
             try checkInterrupt()
@@ -125,8 +126,8 @@ extension SQLStore {
                                   entities.arguments, table: table, history?.draft, .delete)
             }
             try database.run("DELETE FROM \(database.deleteList)")
-            try writeHistory(history)
             try recomputeDerivedAfterBatch(entities: [], deleted: true)   // SQLStore+Derived.swift
+            try writeHistory(history)
             try checkInterrupt()
             registeredObjects.removeAll()
             return requested
@@ -164,10 +165,11 @@ extension SQLStore {
             for (jt, source) in joinRows {
                 try database.run("DELETE FROM \(SQLIdentifier.quoted(jt)) WHERE \(SQLIdentifier.quoted(source)) IN (SELECT \(key) FROM \(SQLIdentifier.quoted(table)) AS \(selection.source.alias)" + condition.sql + ")", condition.arguments)
             }
-            let changed = try recordingHistory(.batchDelete) { history in
-                try runNoting("DELETE FROM \(deleted)" + condition.sql, condition.arguments, table: table, history, .delete)
-            }
+            let history = beginHistory(.batchDelete)
+            defer { endHistory(history) }
+            let changed = try runNoting("DELETE FROM \(deleted)" + condition.sql, condition.arguments, table: table, history?.draft, .delete)
             try recomputeDerivedAfterBatch(entities: [entity], deleted: true)   // SQLStore+Derived.swift
+            try writeHistory(history)
             registeredObjects.removeAll()
             return changed
         }

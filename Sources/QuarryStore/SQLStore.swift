@@ -267,8 +267,8 @@ public final class SQLStore {
             let id = ObjectID(entity: entityName, primaryKey: try database.insertReturningKey(sql, arguments))
             for (r, target) in pending { try link(id, r, target) }
             for (key, target) in toOne { if let r = entity.relationship(named: key, in: model) { try placeLast(id, r, target) } }   // SQLStore+Ordered.swift
-            try noteStoreWrite(inserted: id, links: toOne)   // SQLStore+History.swift
             try recomputeDerivedAfterBatch(entities: Set([entityName] + toOne.values.map(\.entity)), deleted: false, ownRows: [id.primaryKey])
+            try noteStoreWrite(inserted: id, links: toOne)   // SQLStore+History.swift
             return id
         }
     }
@@ -282,8 +282,8 @@ public final class SQLStore {
         try checkWritable()
         try database.inTransaction {
             try link(source, r, target)
-            try noteStoreWrite(link: source, r, target)   // SQLStore+History.swift
             try recomputeDerivedAfterBatch(entities: [source.entity, target.entity], deleted: false)
+            try noteStoreWrite(link: source, r, target)   // SQLStore+History.swift
         }
     }
 
