@@ -31,8 +31,13 @@ extension SQLStore {
     /// that opens it from now on: the choice is saved in the store). Turning
     /// it off keeps what was recorded (`history(after:)` still reads it;
     /// `deleteHistory(before:)` trims it).
+    /// Refused inside an open transaction: rolled back, it would leave this
+    /// store recording into tables that are gone.
     public func setHistoryTracking(_ on: Bool) throws {
         try checkWritable()
+        if database.isInTransaction {
+            throw HistoryError(location: database.location, reason: "cannot turn history on or off inside a transaction; COMMIT or ROLLBACK first")
+        }
         try database.inTransaction {
             if on { try createHistoryTables() }
             try database.run("DELETE FROM \"_quarry_metadata\" WHERE \"key\" = 'history'", [])
@@ -60,8 +65,13 @@ extension SQLStore {
         let t = SQLIdentifier.quoted(StoreMapping.historyTable), c = SQLIdentifier.quoted(StoreMapping.historyChangesTable)
         var transactions: [HistoryTransaction] = []
         var index: [Int64: Int] = [:]
-        // One read transaction: the changes belong to exactly the transactions read.
-        try database.inTransaction {
+        // One read: on SQLite a deferred transaction (a snapshot, without
+        // the write lock); changes of transactions not read (committed
+        // between the two statements on PostgreSQL) are left for next time.
+        func reading(_ body: () throws -> Void) throws {
+            if let sqlite, !sqlite.isInTransaction { try sqlite.transaction(.deferred, body) } else { try database.inTransaction(body) }
+        }
+        try reading {
             for row in try database.query("SELECT \"token\", \"timestamp\", \"author\", \"context\", \"kind\" FROM \(t) WHERE \"token\" > ? ORDER BY \"token\"",
                                           [after], as: [.int, .double, .string, .string, .string]) {
                 guard case .int(let k) = row[0], case .string(let kindText) = row[4], let kind = HistoryRequestKind(rawValue: kindText) else { continue }

@@ -62,6 +62,7 @@ struct HistoryShellTests {
          "{\"updated\":1}\n{\"token\":4,\"timestamp\":\"<time> \",\"author\":null,\"context\":null,\"kind\":\"batchUpdate\",\"change\":\"update\",\"object\":\"Employee/2\",\"keys\":\"salary\",\"tombstone\":null}\n", "", 0),
         (".history off\nUPDATE Employee SET salary = 8;\n.mode csv\n.history since 3", "history off\nupdated 2 objects\ntoken,timestamp,author,context,kind,change,object,keys,tombstone\r\n4,<time> ,,,batchUpdate,update,Employee/2,salary,\r\n", "", 0),
         (".history since", "", "", 65),
+        ("BEGIN;\n.history on", "", "2:1: error[S011]: .history on inside a transaction\n    .history on\n    ^~~~~~~~\nhelp: COMMIT or ROLLBACK first\nrolled back the open transaction (no COMMIT before the end)\n", 65),
     ]
 
     @Test(arguments: TranscriptTable.locations)
@@ -84,7 +85,7 @@ struct HistoryShellTests {
             let r = transcript([.command(script)], store: store)
             let shown = store.displayName
             #expect(Self.masked(r.out, store: shown) == out, "\(location): \(script)\n\(Self.masked(r.out, store: shown))")
-            #expect(err.isEmpty ? r.err.isEmpty || status != 0 : Self.masked(r.err, store: shown) == err, "\(location): \(script)\n\(r.err)")
+            #expect(err.isEmpty ? r.err.isEmpty || status != 0 : Self.masked(r.err, store: shown) == err, "\(location): \(script)\n\(r.err.debugDescription)")
             #expect(r.status == status, "\(location): \(script)")
         }
     }

@@ -362,6 +362,9 @@ struct HistoryTests {
         try store.insert("Department", ["name": "D1"])
         #expect(throws: HistoryError.self) { try store.history() }
         #expect(!(try store.database.tableNames().contains(StoreMapping.historyTable)))
+        // Not inside a transaction: rolled back, it would leave the store recording into no table.
+        #expect(throws: HistoryError.self) { try store.database.inTransaction { try store.setHistoryTracking(true) } }
+        #expect(!store.recordsHistory)
         try store.setHistoryTracking(true)
         try store.setHistoryTracking(false)
         try store.insert("Department", ["name": "D2"])

@@ -17,6 +17,7 @@ extension ShellSession {
         case []:
             break
         case ["on"], ["off"]:
+            try refuseInTransaction(".history \(arguments[0])", at: command)
             let store = try store()
             do { try store.setHistoryTracking(arguments[0].lowercased() == "on") } catch { throw Self.historyFailure(error) }
             output("history \(store.recordsHistory ? "on" : "off")\n")
