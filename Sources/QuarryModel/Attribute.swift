@@ -96,6 +96,12 @@ public struct Attribute: Sendable, Equatable {
     public var allowsExternalBinaryDataStorage: Bool
     /// Free-form key/value pairs from the model editor.
     public var userInfo: [String: String]
+    /// Whether a deletion keeps this attribute's last value in the store's
+    /// persistent history as a tombstone (Core Data's
+    /// `preservesValueInHistoryOnDeletion`; the model file's
+    /// `preserveAfterDeletion`, or the userInfo key
+    /// `preserveValueInHistoryOnDeletion`).
+    public var preservesValueInHistoryOnDeletion = false
 
     public init(name: String, type: AttributeType, isOptional: Bool = true,
                 defaultValue: Value? = nil, minimum: Value? = nil, maximum: Value? = nil,

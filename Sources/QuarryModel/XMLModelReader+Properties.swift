@@ -62,6 +62,7 @@ extension XMLModelReader {
             attribute.derivation = text
         }
         if let info = element.children(named: "userInfo").first { attribute.userInfo = userInfo(info) }
+        attribute.preservesValueInHistoryOnDeletion = Self.flag(element["preserveAfterDeletion"])
         if Self.flag(element["indexed"]) {
             let indexName = FetchIndex.defaultName(for: [name])
             map[[entity.name, "#index", indexName]] = tree.location(of: "indexed", in: element)

@@ -12,7 +12,8 @@ import Yams
 
 extension YAMLModelReader {
     static let attributeKeys = ["type", "optional", "default", "min", "max", "regex", "unique", "indexed",
-                                "transient", "derived", "transformer", "externalStorage", "userInfo"]
+                                "transient", "derived", "transformer", "externalStorage", "userInfo",
+                                "preserveAfterDeletion"]
     static let relationshipKeys = ["to", "many", "ordered", "inverse", "delete", "optional", "min", "max",
                                    "transient", "userInfo"]
 
@@ -58,6 +59,7 @@ extension YAMLModelReader {
             case "externalStorage": attribute.allowsExternalBinaryDataStorage = try nodes.bool(value, "externalStorage")
             case "transformer": attribute.valueTransformerName = try nodes.string(value, "transformer")
             case "userInfo": attribute.userInfo = try nodes.userInfo(value)
+            case "preserveAfterDeletion": attribute.preservesValueInHistoryOnDeletion = try nodes.bool(value, "preserveAfterDeletion")
             case "default":
                 guard !nodes.isNull(value) else { break }
                 map[path + ["default"]] = nodes.location(value)

@@ -31,7 +31,7 @@ extension Context {
     /// A batch update through the store, merged into this context.
     @discardableResult
     public func batchUpdate(entity: String, predicate: QuarrySyntax.Predicate?, set: [(String, QuarrySyntax.Expression)]) throws -> BatchResult {
-        let result = try store.batchUpdate(entity: entity, predicate: predicate, set: set, resultType: .objectIDs)
+        let result = try withHistoryOrigin { try store.batchUpdate(entity: entity, predicate: predicate, set: set, resultType: .objectIDs) }
         if automaticallyMergesBatchResults { merge(result, kind: .updated) }
         return result
     }
@@ -39,7 +39,7 @@ extension Context {
     /// A batch delete through the store (with delete rules), merged into this context.
     @discardableResult
     public func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?) throws -> BatchResult {
-        let result = try store.batchDelete(entity: entity, predicate: predicate, resultType: .objectIDs)
+        let result = try withHistoryOrigin { try store.batchDelete(entity: entity, predicate: predicate, resultType: .objectIDs) }
         if automaticallyMergesBatchResults {
             // Cascades may have removed more: refresh what remains registered too.
             merge(result, kind: .deleted)
@@ -51,7 +51,7 @@ extension Context {
     /// A batch insert through the store, merged into this context.
     @discardableResult
     public func batchInsert(_ entity: String, objects: [[String: Value]]) throws -> BatchResult {
-        let result = try store.batchInsert(entity, objects: objects, resultType: .objectIDs)
+        let result = try withHistoryOrigin { try store.batchInsert(entity, objects: objects, resultType: .objectIDs) }
         if automaticallyMergesBatchResults { merge(result, kind: .inserted) }
         return result
     }

@@ -103,6 +103,10 @@ extension Context {
             let writer = ContextWriter(context: self)
             // Rows changed in the store since they were read: the merge policy decides (Context+MergePolicy.swift).
             try claimRows(updated: &updated, deleted: &deleted, writer: writer, into: locking)
+            // Persistent history, written with the save's rows (Context+History.swift).
+            let history = store.beginHistory(.save, author: transactionAuthor, contextName: name)
+            defer { store.endHistory(history) }
+            try store.noteDeletions(deleted.map(\.objectID), in: history?.draft)
             try writer.deleteRows(deleted)
             // Updated objects whose changes are not all attributes: only
             // they can have relationships to write.
@@ -113,6 +117,7 @@ extension Context {
             for object in inserted where merges.writesRelationships(of: object) { try writer.writeRelationships(object, permanentIDs: permanent) }
             for object in linked { try writer.writeRelationships(object, permanentIDs: permanent) }
             derived = try recomputeDerived(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent)   // Context+Derived.swift
+            try recordSave(history, inserted: inserted, updated: updated, permanent: permanent, merges: merges)
             try store.checkInterrupt()
         } } catch {
             restore(locking)

@@ -78,6 +78,11 @@ public final class Context {
     /// How a save resolves rows changed in the store since they were read
     /// (Context+MergePolicy.swift); `.error` by default, as in Core Data.
     public var mergePolicy: MergePolicy = .error
+    /// Who made this context's saves, recorded in the store's persistent
+    /// history (Core Data's `transactionAuthor`; Context+History.swift).
+    public var transactionAuthor: String?
+    /// The context's name, recorded in persistent history with each save.
+    public var name: String?
     /// Off only to measure what the version check costs a save (tests): saves then claim no row.
     var claimsRows = true
     /// Results of fetched properties read so far (Context+FetchedProperties.swift).

@@ -75,6 +75,7 @@ public enum ModelArchive {
         if let t = a.valueTransformerName { fields.append(("transformer", string(t))) }
         if a.allowsExternalBinaryDataStorage { fields.append(("externalStorage", "true")) }
         if !a.userInfo.isEmpty { fields.append(("userInfo", userInfo(a.userInfo))) }
+        if a.preservesValueInHistoryOnDeletion { fields.append(("preserveAfterDeletion", "true")) }
         return object(fields)
     }
 

@@ -17,9 +17,13 @@ extension SQLStore {
         if let sql = try SQLPlanner.planUpdate(entity: entity, predicate: predicate, set: set, mapping: mapping, now: now()) {
             return try database.inTransaction {
                 let own = try rowsForNowDerivations(entity: entity, predicate: predicate)
-                let changed = try database.run(sql.sql, sql.arguments)
+                // With history, the statement names the rows it wrote (SQLStore+History.swift).
+                let history = beginHistory(.batchUpdate)
+                defer { endHistory(history) }
+                let changed = try runNoting(sql.sql, sql.arguments, table: mapping.table(for: entity) ?? entity, history?.draft, .update, keys: set.map(\.0))
                 try checkIntegerRanges(entity: entity, keys: set.map(\.0))   // SQLStore+TypeRanges.swift
                 try recomputeDerivedAfterBatch(entities: [entity], deleted: false, ownRows: own)
+                try writeHistory(history)
                 // Objects already handed out are stale now; later fetches read anew.
                 registeredObjects.removeAll()
                 return changed
@@ -31,6 +35,8 @@ extension SQLStore {
         let compiled = try set.map { (key, e) in (key, try Evaluator.compile(e, options: evaluationOptions)) }
         guard let table = mapping.table(for: entity), let e = model.entity(named: entity) else { return 0 }
         return try readModifyWrite(writing: [table]) {
+            let history = beginHistory(.batchUpdate)
+            defer { endHistory(history) }
             let objects = try fetch(FetchRequest(entity: entity, predicate: predicate))
             for object in objects {
                 try checkInterrupt()
@@ -44,8 +50,10 @@ extension SQLStore {
                 }
                 try database.run("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", "))\(mapping.versionIncrementSuffix()) WHERE \"_pk\" = ?",
                                        arguments + [.int(object.id.primaryKey)])
+                history?.draft.note(object.id, .update, keys: set.map(\.0))
             }
             try recomputeDerivedAfterBatch(entities: [entity], deleted: false, ownRows: objects.map(\.id.primaryKey))
+            try writeHistory(history)
             // Checked once more before COMMIT: an interrupt during the last
             // statement's gap still rolls everything back.
             try checkInterrupt()
@@ -87,6 +95,10 @@ extension SQLStore {
         // Every table may lose rows or keys (cascades, nullified keys): all
         // are locked before the rows to delete are chosen.
         return try readModifyWrite(writing: allTables) {
+            let history = beginHistory(.batchDelete)
+            defer { endHistory(history) }
+            // Rows whose keys are cleared may be deleted too: one change each.
+            history?.draft.mayRepeat = true
             try database.run(#"CREATE TEMP TABLE IF NOT EXISTS "_quarry_delete" ("entity" TEXT NOT NULL, "pk" BIGINT NOT NULL, PRIMARY KEY ("entity", "pk"))"#)
             try database.run("DELETE FROM \(database.deleteList)")
             try queue()
@@ -104,17 +116,20 @@ extension SQLStore {
                     guard case .foreignKey(let column)? = mapping.storage(of: r.name, of: source.name),
                           let sourceTable = mapping.table(for: source.name), let destinationTable = mapping.table(for: r.destination) else { continue }
                     let entities = entityList(table: destinationTable)
-                    try database.run("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL\(mapping.versionIncrementSuffix()) WHERE \(SQLIdentifier.quoted(column)) IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entities.sql)))", entities.arguments)
+                    _ = try runNoting("UPDATE \(SQLIdentifier.quoted(sourceTable)) SET \(SQLIdentifier.quoted(column)) = NULL\(mapping.versionIncrementSuffix()) WHERE \(SQLIdentifier.quoted(column)) IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entities.sql)))",
+                                      entities.arguments, table: sourceTable, history?.draft, .update, keys: [r.name])
                 }
             }
             var done: Set<String> = []
             for e in model.entities {
                 guard let table = mapping.table(for: e.name), done.insert(table).inserted else { continue }
                 let entities = entityList(table: table)
-                try database.run("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entities.sql)))", entities.arguments)
+                _ = try runNoting("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entities.sql)))",
+                                  entities.arguments, table: table, history?.draft, .delete)
             }
             try database.run("DELETE FROM \(database.deleteList)")
             try recomputeDerivedAfterBatch(entities: [], deleted: true)   // SQLStore+Derived.swift
+            try writeHistory(history)
             try checkInterrupt()
             registeredObjects.removeAll()
             return requested
@@ -152,8 +167,11 @@ extension SQLStore {
             for (jt, source) in joinRows {
                 try database.run("DELETE FROM \(SQLIdentifier.quoted(jt)) WHERE \(SQLIdentifier.quoted(source)) IN (SELECT \(key) FROM \(SQLIdentifier.quoted(table)) AS \(selection.source.alias)" + condition.sql + ")", condition.arguments)
             }
-            let changed = try database.run("DELETE FROM \(deleted)" + condition.sql, condition.arguments)
+            let history = beginHistory(.batchDelete)
+            defer { endHistory(history) }
+            let changed = try runNoting("DELETE FROM \(deleted)" + condition.sql, condition.arguments, table: table, history?.draft, .delete)
             try recomputeDerivedAfterBatch(entities: [entity], deleted: true)   // SQLStore+Derived.swift
+            try writeHistory(history)
             registeredObjects.removeAll()
             return changed
         }
@@ -205,7 +223,8 @@ extension SQLStore {
                         try database.run(database.insertIgnoring(into: database.deleteList, related), name)
                     case .nullify:
                         if case .inverseForeignKey(let column) = storage {
-                            try database.run("UPDATE \(SQLIdentifier.quoted(destinationTable)) SET \(SQLIdentifier.quoted(column)) = NULL\(mapping.versionIncrementSuffix()) WHERE \(SQLIdentifier.quoted(column)) IN (\(rows))", name)
+                            _ = try runNoting("UPDATE \(SQLIdentifier.quoted(destinationTable)) SET \(SQLIdentifier.quoted(column)) = NULL\(mapping.versionIncrementSuffix()) WHERE \(SQLIdentifier.quoted(column)) IN (\(rows))",
+                                              name, table: destinationTable, historyState.open, .update, keys: [r.inverse ?? r.name])
                         } else if case .joinTable(let table, let source, _) = storage {
                             try database.run("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(source)) IN (\(rows))", name)
                         }

@@ -68,6 +68,10 @@ extension SQLStore {
         var batch: [(row: Int, arguments: [Value])] = []
         if !database.isInTransaction { database.clearInterruptRequest() }
         try database.inTransaction {
+            // With history every new row's key is noted (SQLStore+History.swift).
+            let history = beginHistory(.batchInsert)
+            defer { endHistory(history) }
+            let listsKeys = resultType == .objectIDs || history != nil
             let firstNewKey = try firstNewKeyForNowDerivations(entityName)
             // SQLite: one prepared statement stepped per row. Other drivers
             // reuse their prepared statement for the same SQL text.
@@ -94,8 +98,8 @@ extension SQLStore {
                         try statement.bind(arguments)
                         _ = try statement.step()
                         statement.reset()
-                        if resultType == .objectIDs { ids.append(ObjectID(entity: entityName, primaryKey: sqlite.lastInsertRowID)) }
-                    } else if resultType == .objectIDs {
+                        if listsKeys { ids.append(ObjectID(entity: entityName, primaryKey: sqlite.lastInsertRowID)) }
+                    } else if listsKeys {
                         ids.append(ObjectID(entity: entityName, primaryKey: try database.insertReturningKey(sql, arguments)))
                     } else {
                         batch.append((row, arguments))
@@ -112,6 +116,8 @@ extension SQLStore {
             }
             try flush(&batch, prefix: prefix, sql: sql, columns: columns.count)
             try recomputeDerivedAfterBatch(entities: [entityName], deleted: false, ownRows: try newRowsForNowDerivations(entityName, before: firstNewKey))
+            for id in ids { history?.draft.note(id, .insert) }
+            try writeHistory(history)
             // An interrupt between two rows' statements rolls the batch back too.
             try checkInterrupt()
         }

@@ -44,6 +44,8 @@ public final class SQLStore {
     /// The files of long values of binary attributes that allow external
     /// storage; nil when they stay inline (ExternalBinaryStorage.swift).
     let externalStorage: ExternalBinaryStorage?
+    /// Whether writes record persistent history, and who is writing (SQLStore+History.swift).
+    let historyState = HistoryState()
 
     /// The SQLite connection of a SQLite store (tests, the fixture writer and
     /// the shell's SQLite-only commands use it); nil on other databases.
@@ -113,6 +115,7 @@ public final class SQLStore {
             try checkSchema(existing: Set(try database.tableNames()))
             try addMissingOrderColumns()   // SQLStore+Ordered.swift
             try addMissingVersionColumns()   // SQLStore+Versions.swift
+            try openHistory()   // SQLStore+History.swift
             // A store made before stores carried their model (or by an older
             // Quarry) gets this one, now that its tables are known to match.
             // A read-only file still opens: it just stays without one.
@@ -281,6 +284,7 @@ public final class SQLStore {
             for (r, target) in pending { try link(id, r, target) }
             for (key, target) in toOne { if let r = entity.relationship(named: key, in: model) { try placeLast(id, r, target) } }   // SQLStore+Ordered.swift
             try recomputeDerivedAfterBatch(entities: Set([entityName] + toOne.values.map(\.entity)), deleted: false, ownRows: [id.primaryKey])
+            try noteStoreWrite(inserted: id, links: toOne)   // SQLStore+History.swift
             return id
         }
     }
@@ -295,6 +299,7 @@ public final class SQLStore {
         try database.inTransaction {
             try link(source, r, target)
             try recomputeDerivedAfterBatch(entities: [source.entity, target.entity], deleted: false)
+            try noteStoreWrite(link: source, r, target)   // SQLStore+History.swift
         }
     }
 

@@ -215,10 +215,40 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
         }
     }
 
+    @Test func theHistorySnippetRuns() throws {
+        guard FileManager.default.fileExists(atPath: "Examples/Models/Company.yaml") else {
+            Issue.record("run from the package root: the snippet reads Examples/Models/Company.yaml")
+            return
+        }
+        let store = try SQLStore(path: ":memory:", model: try ModelReader.read(from: "Examples/Models/Company.yaml"))
+        let reader = Context(store: store)
+        // README snippet 2
+        try store.setHistoryTracking(true)                  // kept in the store: every writer records from now on
+        let writer = Context(store: store)
+        writer.transactionAuthor = "importer"
+        writer.name = "background"
+        let ann = try writer.insert("Department")
+        try ann.setValue("Research", forKey: "name")
+        try writer.save()                                   // one transaction, one change per object
+
+        var last: HistoryToken? = nil                       // Codable: a process keeps its last token
+        let transactions = try store.history(after: last)   // [HistoryTransaction], Sendable values
+        for t in transactions {
+            print(t.token, t.author ?? "-", t.kind, t.changes.map { "\($0.type) \($0.objectID) \($0.changedKeys)" })
+        }
+        reader.merge(history: transactions)                 // refreshes, drops and inserts as merge(changes:) does
+        last = transactions.last?.token ?? last
+        try store.deleteHistory(before: last!)              // trims what every reader has seen (not `last` itself)
+        // end of README snippet
+        #expect(transactions.count == 1 && transactions[0].author == "importer" && transactions[0].changes.map(\.type) == [.insert])
+        #expect(try store.history().map(\.token) == [last!])
+        #expect(try reader.count(FetchRequest(entity: "Department")) == 1)
+    }
+
     /// Compiled, not run: they open an app's store.
     func coreDataSnippets() throws {
         do {
-            // README snippet 2
+            // README snippet 3
             let store = try SQLStore(coreDataStore: "App.sqlite")            // or model: someModel
             let opened = try CoreDataStore.open(path: "App.sqlite", modelPath: "App.xcdatamodeld")
             print(opened.modelSource, opened.warnings)
@@ -226,7 +256,7 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
             _ = store
         }
         do {
-            // README snippet 3
+            // README snippet 4
             let source = try SQLStore(coreDataStore: "App.sqlite")
             try StoreExport.copy(from: source, toFile: "data.sqlite")       // or to: an open SQLStore of the same model
             // end of README snippet

@@ -35,6 +35,7 @@ extension ShellSession {
         (".ast", "show the syntax tree of the last statement"),
         (".watch SECTIONS ...", "keep a SECTIONS statement live: print its changes after each INSERT, UPDATE, DELETE"),
         (".unwatch", "stop watching (also .watch off; .watch alone shows what is watched)"),
+        (".history [since TOKEN]", "show the store's persistent history after TOKEN, one row per change (.history on|off: record it or not)"),
     ]
 
     func runDotCommand(_ line: String, file: String?) throws(ShellError) {
@@ -200,6 +201,8 @@ extension ShellSession {
             try watchCommand(line, command: commandSpan)
         case ".unwatch":
             stopWatch(because: nil)
+        case ".history":
+            try historyCommand(words, command: commandSpan)   // ShellSession+History.swift
         default:
             let names = Self.dotCommands.map { String($0.0.split(separator: " ")[0]) } + [".exit"]
             let hint = Suggestions.closest(to: command, among: names).map { ["did you mean '\($0)'?"] } ?? ["type .help for the list"]
