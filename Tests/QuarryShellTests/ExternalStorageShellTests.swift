@@ -73,29 +73,18 @@ struct ExternalStorageShellTests {
 
     @Test(arguments: TranscriptTable.locations)
     func transcripts(location: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-external-shell-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let modelPath = folder.appendingPathComponent("model.yaml").path
-        try Self.model.write(toFile: modelPath, atomically: true, encoding: .utf8)
-        let store: StoreLocation
-        if location == "postgres" {
-            var url = try PostgresTestEnvironment.requireURL()
-            url.schema = PostgresTestEnvironment.freshSchemaName()
-            store = .postgres(url.description)
-        } else {
-            store = .sqlite(folder.appendingPathComponent("store.sqlite").path)
-        }
-        ExternalBinaryStorage.$thresholdOverride.withValue(16) {
-            let made = transcript([.command(Self.setUp)], store: store, modelPath: modelPath, arguments: [.data(Self.long)])
-            #expect(made.status == 0, "\(made.err)")
-            #expect(Self.files(folder) == (location == "sqlite" ? 2 : 0))
-            for (script, out, err, status, files) in Self.cases {
-                let r = transcript([.command(script)], keepGoing: true, store: store, arguments: [.data(Self.long)])
-                #expect(r.out == out, "\(location): \(script)\n\(r.out)")
-                #expect(r.err == err, "\(location): \(script)\n\(r.err)")
-                #expect(r.status == status, "\(location): \(script)")
-                #expect(Self.files(folder) == (location == "sqlite" ? files : 0), "\(location): \(script)")
+        try TranscriptTable.withStore(at: location, model: Self.model) { folder, modelPath, store in
+            ExternalBinaryStorage.$thresholdOverride.withValue(16) {
+                let made = transcript([.command(Self.setUp)], store: store, modelPath: modelPath, arguments: [.data(Self.long)])
+                #expect(made.status == 0, "\(made.err)")
+                #expect(Self.files(folder) == (location == "sqlite" ? 2 : 0))
+                for (script, out, err, status, files) in Self.cases {
+                    let r = transcript([.command(script)], keepGoing: true, store: store, arguments: [.data(Self.long)])
+                    #expect(r.out == out, "\(location): \(script)\n\(r.out)")
+                    #expect(r.err == err, "\(location): \(script)\n\(r.err)")
+                    #expect(r.status == status, "\(location): \(script)")
+                    #expect(Self.files(folder) == (location == "sqlite" ? files : 0), "\(location): \(script)")
+                }
             }
         }
     }

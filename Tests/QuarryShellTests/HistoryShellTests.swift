@@ -67,26 +67,15 @@ struct HistoryShellTests {
 
     @Test(arguments: TranscriptTable.locations)
     func transcripts(location: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-history-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let modelPath = folder.appendingPathComponent("model.yaml").path
-        try Self.model.write(toFile: modelPath, atomically: true, encoding: .utf8)
-        let store: StoreLocation
-        if location == "postgres" {
-            var url = try PostgresTestEnvironment.requireURL()
-            url.schema = PostgresTestEnvironment.freshSchemaName()
-            store = .postgres(url.description)
-        } else {
-            store = .sqlite(folder.appendingPathComponent("store.sqlite").path)
-        }
-        #expect(transcript([.command(Self.setUp)], store: store, modelPath: modelPath).status == 0)
-        for (script, out, err, status) in Self.cases {
-            let r = transcript([.command(script)], store: store)
-            let shown = store.displayName
-            #expect(Self.masked(r.out, store: shown) == out, "\(location): \(script)\n\(Self.masked(r.out, store: shown))")
-            #expect(err.isEmpty ? r.err.isEmpty || status != 0 : Self.masked(r.err, store: shown) == err, "\(location): \(script)\n\(r.err.debugDescription)")
-            #expect(r.status == status, "\(location): \(script)")
+        try TranscriptTable.withStore(at: location, model: Self.model) { _, modelPath, store in
+            #expect(transcript([.command(Self.setUp)], store: store, modelPath: modelPath).status == 0)
+            for (script, out, err, status) in Self.cases {
+                let r = transcript([.command(script)], store: store)
+                let shown = store.displayName
+                #expect(Self.masked(r.out, store: shown) == out, "\(location): \(script)\n\(Self.masked(r.out, store: shown))")
+                #expect(err.isEmpty ? r.err.isEmpty || status != 0 : Self.masked(r.err, store: shown) == err, "\(location): \(script)\n\(r.err.debugDescription)")
+                #expect(r.status == status, "\(location): \(script)")
+            }
         }
     }
 }

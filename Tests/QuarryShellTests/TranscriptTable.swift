@@ -2,8 +2,9 @@
 // a fresh store (a SQLite file, or a fresh PostgreSQL schema), then each
 // (statement, stdout, stderr, exit status) case against it through an
 // in-process shell session (`transcript`), as `quarry` would print them.
-// The suites for inheritance, derived attributes and fetched properties
-// share it; each keeps only its model and its cases.
+// The suites for inheritance, derived attributes, fetched properties,
+// external storage and history share it (`withStore` alone where a suite
+// checks more than the output); each keeps only its model and its cases.
 import Foundation
 import Testing
 import QuarryPostgresTestSupport
@@ -13,9 +14,11 @@ enum TranscriptTable {
     /// Where the table runs: SQLite always, PostgreSQL when a server is there.
     static var locations: [String] { PostgresTestEnvironment.shouldRun ? ["sqlite", "postgres"] : ["sqlite"] }
 
-    /// Runs the cases; `then` gets the store for checks of its own.
-    static func run(at location: String, model: String, setUp: String, cases: [(String, String, String, Int32)],
-                    then: (StoreLocation) -> Void = { _ in }) throws {
+    /// A scratch folder holding `model` as `model.yaml`, and a fresh store
+    /// at `location` (a SQLite file in the folder, or a fresh PostgreSQL
+    /// schema); the folder is removed when `body` returns.
+    static func withStore<T>(at location: String, model: String,
+                             _ body: (_ folder: URL, _ modelPath: String, _ store: StoreLocation) throws -> T) throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-transcript-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -29,14 +32,22 @@ enum TranscriptTable {
         } else {
             store = .sqlite(folder.appendingPathComponent("store.sqlite").path)
         }
-        let made = transcript([.command(setUp)], store: store, modelPath: modelPath)
-        #expect(made.status == 0, "\(made.err)")
-        for (script, out, err, status) in cases {
-            let r = transcript([.command(script)], store: store)
-            #expect(r.out == out, "\(location): \(script)\n\(r.out)")
-            #expect(r.err == err, "\(location): \(script)\n\(r.err)")
-            #expect(r.status == status, "\(location): \(script)")
+        return try body(folder, modelPath, store)
+    }
+
+    /// Runs the cases; `then` gets the store for checks of its own.
+    static func run(at location: String, model: String, setUp: String, cases: [(String, String, String, Int32)],
+                    then: (StoreLocation) -> Void = { _ in }) throws {
+        try withStore(at: location, model: model) { _, modelPath, store in
+            let made = transcript([.command(setUp)], store: store, modelPath: modelPath)
+            #expect(made.status == 0, "\(made.err)")
+            for (script, out, err, status) in cases {
+                let r = transcript([.command(script)], store: store)
+                #expect(r.out == out, "\(location): \(script)\n\(r.out)")
+                #expect(r.err == err, "\(location): \(script)\n\(r.err)")
+                #expect(r.status == status, "\(location): \(script)")
+            }
+            then(store)
         }
-        then(store)
     }
 }
