@@ -162,7 +162,7 @@ struct CoreDataViews {
         var joinsDone: Set<String> = []
         for entity in model.entities {
             for r in entity.relationships where !r.isTransient && r.isToMany {
-                guard case .joinTable(let view, "source", _)? = mapping.storage(of: r.name, of: entity.name),
+                guard let storage = mapping.storage(of: r.name, of: entity.name), storage.isJoinTableOwner, case .joinTable(let view, _, _) = storage,
                       joinsDone.insert(view).inserted else { continue }
                 // Names as stored: a renamed relationship keeps its old one.
                 let relationshipName = (renames.property(r.name, of: entity.name) ?? r.name).uppercased()
@@ -238,8 +238,8 @@ struct CoreDataViews {
             out.append("CREATE TEMP VIEW \(SQLIdentifier.quoted(h.name)) AS SELECT \(select.joined(separator: ", ")) FROM main.\(SQLIdentifier.quoted(h.cdTable)) AS t")
         }
         for j in joins {
-            var select = ["j.\(SQLIdentifier.quoted(j.source)) AS \"source\"", "j.\(SQLIdentifier.quoted(j.target)) AS \"target\""]
-            select.append((j.position.map { "j.\(SQLIdentifier.quoted($0))" } ?? "0") + " AS \"position\"")
+            var select = ["j.\(SQLIdentifier.quoted(j.source)) AS \(StoreMapping.quotedJoinSource)", "j.\(SQLIdentifier.quoted(j.target)) AS \(StoreMapping.quotedJoinTarget)"]
+            select.append((j.position.map { "j.\(SQLIdentifier.quoted($0))" } ?? "0") + " AS \(StoreMapping.quotedJoinPosition)")
             out.append("CREATE TEMP VIEW \(SQLIdentifier.quoted(j.name)) AS SELECT \(select.joined(separator: ", ")) FROM main.\(SQLIdentifier.quoted(j.cdTable)) AS j")
         }
         return out

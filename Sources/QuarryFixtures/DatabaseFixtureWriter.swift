@@ -53,9 +53,9 @@ final class DatabaseFixtureWriter: FixtureWriter {
             }
             let (source, target) = offsets?.link(l) ?? (l.source, l.target)
             if let p = l.position {
-                try add(table: l.table, columns: ["source", "target", "position"], [.int(source), .int(target), .int(Int64(p))])
+                try add(table: l.table, columns: StoreMapping.joinColumns(ordered: true), [.int(source), .int(target), .int(Int64(p))])
             } else {
-                try add(table: l.table, columns: ["source", "target"], [.int(source), .int(target)])
+                try add(table: l.table, columns: StoreMapping.joinColumns(ordered: false), [.int(source), .int(target)])
             }
         }
     }

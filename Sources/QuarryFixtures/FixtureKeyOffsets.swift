@@ -25,7 +25,7 @@ struct FixtureKeyOffsets {
         }
         for entity in model.entities {
             for r in entity.allRelationships(in: model) {
-                guard case .joinTable(let table, let source, _)? = mapping.storage(of: r.name, of: entity.name), source == "source",
+                guard let storage = mapping.storage(of: r.name, of: entity.name), storage.isJoinTableOwner, case .joinTable(let table, _, _) = storage,
                       let from = mapping.table(for: entity.name), let to = mapping.table(for: r.destination) else { continue }
                 joinTables[table] = (from, to)
             }

@@ -232,7 +232,7 @@ struct RelationshipPlanner {
         var owners: [String: (String, Relationship)] = [:]
         for e in model.entities {
             for r in e.relationships {
-                if case .joinTable(let table, "source", "target")? = plan.mapping.storage(of: r.name, of: e.name),
+                if let storage = plan.mapping.storage(of: r.name, of: e.name), storage.isJoinTableOwner, case .joinTable(let table, _, _) = storage,
                    owners[table] == nil {
                     owners[table] = (e.name, r)
                 }

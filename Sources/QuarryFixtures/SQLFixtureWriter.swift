@@ -17,16 +17,16 @@ final class SQLFixtureWriter: FixtureWriter {
         out.write("-- Quarry fixtures (seed \(plan.seed)). Load with: sqlite3 NEW.sqlite < this.sql\n")
         out.write("PRAGMA foreign_keys = ON;\nBEGIN;\n")
         for statement in SchemaBuilder.createStatements(for: plan.mapping) { out.write(statement + ";\n") }
-        out.write("CREATE TABLE \"_quarry_metadata\" (\"key\" TEXT PRIMARY KEY, \"value\" TEXT);\n")
-        out.write("INSERT INTO \"_quarry_metadata\" VALUES ('format', 'quarry-1'), ('entities', \(Self.literal(.string(plan.model.entityNames.joined(separator: ",")))));\n")
+        out.write("CREATE TABLE \(StoreMapping.quotedMetadataTable) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT);\n")
+        out.write("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('format', 'quarry-1'), ('entities', \(Self.literal(.string(plan.model.entityNames.joined(separator: ",")))));\n")
         // The model, as SQLStore saves it, so the loaded dump opens with its path alone.
-        out.write("INSERT INTO \"_quarry_metadata\" VALUES ('model', \(Self.literal(.string(ModelArchive.json(plan.model))))), ('model_format', 'json');\n")
+        out.write("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('model', \(Self.literal(.string(ModelArchive.json(plan.model))))), ('model_format', 'json');\n")
         for entity in plan.entities {
             let columns = [StoreMapping.primaryKey, StoreMapping.entityColumn] + entity.columns
             prefixes.append("INSERT INTO \(SQLIdentifier.quoted(entity.table)) (\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (")
         }
         for link in plan.links {
-            linkPrefixes[link.table] = "INSERT INTO \(SQLIdentifier.quoted(link.table)) (\"source\", \"target\"\(link.ordered ? ", \"position\"" : "")) VALUES ("
+            linkPrefixes[link.table] = "INSERT INTO \(SQLIdentifier.quoted(link.table)) (\(StoreMapping.quotedJoinSource), \(StoreMapping.quotedJoinTarget)\(link.ordered ? ", \(StoreMapping.quotedJoinPosition)" : "")) VALUES ("
         }
     }
 

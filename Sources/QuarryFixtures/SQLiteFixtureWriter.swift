@@ -33,8 +33,8 @@ final class SQLiteFixtureWriter: FixtureWriter {
         }
         for link in plan.links {
             let sql = link.ordered
-                ? "INSERT INTO \(SQLIdentifier.quoted(link.table)) (\"source\", \"target\", \"position\") VALUES (?, ?, ?)"
-                : "INSERT INTO \(SQLIdentifier.quoted(link.table)) (\"source\", \"target\") VALUES (?, ?)"
+                ? "INSERT INTO \(SQLIdentifier.quoted(link.table)) (\(StoreMapping.quotedJoinSource), \(StoreMapping.quotedJoinTarget), \(StoreMapping.quotedJoinPosition)) VALUES (?, ?, ?)"
+                : "INSERT INTO \(SQLIdentifier.quoted(link.table)) (\(StoreMapping.quotedJoinSource), \(StoreMapping.quotedJoinTarget)) VALUES (?, ?)"
             linkInserts[link.table] = try connection.prepare(sql)
         }
         try connection.execute("BEGIN IMMEDIATE")

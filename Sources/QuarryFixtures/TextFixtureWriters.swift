@@ -98,15 +98,15 @@ final class JSONFixtureWriter: FixtureWriter {
         switch record {
         case .object(let o):
             open(o.entity)
-            line = lines ? "{\"entity\": \(TextValues.quote(o.entity)), \"_pk\": \(o.primaryKey)" : "{\"_pk\": \(o.primaryKey)"
+            line = lines ? "{\"entity\": \(TextValues.quote(o.entity)), \(StoreMapping.quotedPrimaryKey): \(o.primaryKey)" : "{\(StoreMapping.quotedPrimaryKey): \(o.primaryKey)"
             for (name, value) in zip(o.properties, o.values) {
                 line += ", " + TextValues.quote(name) + ": " + TextValues.json(value)
             }
         case .link(let l):
             open(l.table)
-            line = lines ? "{\"table\": \(TextValues.quote(l.table)), \"source\": \(l.source)" : "{\"source\": \(l.source)"
-            line += ", \"target\": \(l.target)"
-            if let p = l.position { line += ", \"position\": \(p)" }
+            line = lines ? "{\"table\": \(TextValues.quote(l.table)), \(StoreMapping.quotedJoinSource): \(l.source)" : "{\(StoreMapping.quotedJoinSource): \(l.source)"
+            line += ", \(StoreMapping.quotedJoinTarget): \(l.target)"
+            if let p = l.position { line += ", \(StoreMapping.quotedJoinPosition): \(p)" }
         }
         line += "}"
         if lines {
@@ -146,10 +146,10 @@ final class CSVFixtureWriter: FixtureWriter {
     func write(_ record: FixtureRecord) throws {
         switch record {
         case .object(let o):
-            try open(o.entity, header: ["_pk"] + o.properties)
+            try open(o.entity, header: [StoreMapping.primaryKey] + o.properties)
             out!.write(String(o.primaryKey) + "," + o.values.map(TextValues.csv).joined(separator: ",") + "\n")
         case .link(let l):
-            try open(l.table, header: l.position == nil ? ["source", "target"] : ["source", "target", "position"])
+            try open(l.table, header: StoreMapping.joinColumns(ordered: l.position != nil))
             out!.write("\(l.source),\(l.target)" + (l.position.map { ",\($0)" } ?? "") + "\n")
         }
     }

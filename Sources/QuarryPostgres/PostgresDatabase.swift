@@ -262,7 +262,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     }
 
     public func insertReturningKey(_ sql: String, _ arguments: [Value]) throws -> Int64 {
-        let rows = try fetchRows(sql + #" RETURNING "_pk""#, arguments)
+        let rows = try fetchRows(sql + " RETURNING " + StoreMapping.quotedPrimaryKey, arguments)
         guard let first = rows.first?.first, case .int(let key) = PostgresValueCoding.value(first, as: .int) else {
             throw PostgresDatabaseError(.other, "the INSERT returned no key", sql: sql)
         }

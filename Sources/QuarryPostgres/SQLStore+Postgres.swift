@@ -27,7 +27,7 @@ extension SQLStore {
         try database.run("SELECT pg_advisory_lock(?)", [.int(Self.openLock)])
         defer { _ = try? database.run("SELECT pg_advisory_unlock(?)", [.int(Self.openLock)]) }
         let version = PostgresFunctions.version
-        let exists = try database.tableNames().contains("_quarry_metadata")
+        let exists = try database.tableNames().contains(StoreMapping.metadataTable)
         let installed = exists ? try Self.metadata("functions", in: database) : nil
         if exists && installed != version {
             // An older store gets this build's functions (folding tables).
@@ -37,7 +37,7 @@ extension SQLStore {
         }
         try self.init(database: database, model: model, modelFile: modelFile, setUp: PostgresFunctions.installStatements, migration: migration)
         if installed != version {
-            try database.run(#"INSERT INTO "_quarry_metadata" VALUES ('functions', ?) ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value""#,
+            try database.run("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('functions', ?) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\"",
                              [.string(version)])
         }
     }
@@ -46,7 +46,7 @@ extension SQLStore {
     static var openLock: Int64 { 0x71_7561_7272_79 }
 
     static func metadata(_ key: String, in database: any SQLDatabase) throws -> String? {
-        let rows = try database.rows(#"SELECT "value" FROM "_quarry_metadata" WHERE "key" = ?"#, [.string(key)], as: [.string])
+        let rows = try database.rows(StoreMapping.metadataValueQuery, [.string(key)], as: [.string])
         if case .string(let s)? = rows.first?.first { return s }
         return nil
     }
@@ -70,7 +70,7 @@ extension PostgresDatabase {
     /// `pg_get_serial_sequence`, never as SQL text).
     public func restartKeys(after table: String) throws {
         let quoted = SQLIdentifier.quoted(table)
-        _ = try query("SELECT setval(pg_get_serial_sequence(?, '_pk'), (SELECT COALESCE(MAX(\"_pk\"), 0) + 1 FROM \(quoted)), false)",
-                      [.string(quoted)], as: [.automatic])
+        _ = try query("SELECT setval(pg_get_serial_sequence(?, ?), (SELECT COALESCE(MAX(\(StoreMapping.quotedPrimaryKey)), 0) + 1 FROM \(quoted)), false)",
+                      [.string(quoted), .string(StoreMapping.primaryKey)], as: [.automatic])
     }
 }

@@ -86,7 +86,7 @@ extension StoreMapping {
         let alias = level.alias
         var sql = "(SELECT " + item.sql + " FROM " + d.quotedTable + " AS " + alias
         if !level.joins.isEmpty { sql += " " + level.joins.joined(separator: " ") }
-        sql += " WHERE " + alias + ".\"_pk\" = " + d.quotedTable + ".\"_pk\")"
+        sql += " WHERE " + alias + ".\(StoreMapping.quotedPrimaryKey) = " + d.quotedTable + ".\(StoreMapping.quotedPrimaryKey))"
         return SQLFragment(sql, item.arguments + level.joinArguments)
     }
 

@@ -39,7 +39,7 @@ extension PredicateLowerer {
         }
     }
 
-    func pk(_ alias: String) -> String { alias + #"."_pk""# }
+    func pk(_ alias: String) -> String { StoreMapping.primaryKey(alias) }
 
     /// `alias."column"` for an attribute of `entity`; nil when it has no
     /// column (transient).

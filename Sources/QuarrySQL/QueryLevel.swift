@@ -138,7 +138,7 @@ final class LoweringContext {
         rows.append(RowAlias(alias: target, level: level))
         // target.<left> = alias.<right>: the key sits on the source's row
         // (foreign key) or on the destination's (inverse foreign key).
-        let pk = #""_pk""#
+        let pk = StoreMapping.quotedPrimaryKey
         let column = key.quotedColumn ?? ""
         let left: String, right: String
         switch storage {

@@ -86,12 +86,12 @@ public enum SchemaBuilder {
         statements += laterForeignKeys
         for join in mapping.joinTables {
             let key = mapping.dialect == .sqlite ? "INTEGER" : "BIGINT"
-            var columns = ["\"source\" \(key) NOT NULL REFERENCES \(q(join.source))(\(q(StoreMapping.primaryKey))) ON DELETE CASCADE",
-                           "\"target\" \(key) NOT NULL REFERENCES \(q(join.target))(\(q(StoreMapping.primaryKey))) ON DELETE CASCADE"]
-            if join.ordered { columns.append("\"position\" INTEGER NOT NULL DEFAULT 0") }
-            columns.append("PRIMARY KEY (\"source\", \"target\")")
+            var columns = ["\(StoreMapping.quotedJoinSource) \(key) NOT NULL REFERENCES \(q(join.source))(\(q(StoreMapping.primaryKey))) ON DELETE CASCADE",
+                           "\(StoreMapping.quotedJoinTarget) \(key) NOT NULL REFERENCES \(q(join.target))(\(q(StoreMapping.primaryKey))) ON DELETE CASCADE"]
+            if join.ordered { columns.append("\(StoreMapping.quotedJoinPosition) INTEGER NOT NULL DEFAULT 0") }
+            columns.append("PRIMARY KEY (\(StoreMapping.quotedJoinSource), \(StoreMapping.quotedJoinTarget))")
             statements.append("CREATE TABLE \(q(join.table)) (" + columns.joined(separator: ", ") + ")" + (mapping.dialect == .sqlite ? " WITHOUT ROWID" : ""))
-            statements.append("CREATE INDEX \(q(join.table + "_target")) ON \(q(join.table)) (\"target\", \"source\")")
+            statements.append("CREATE INDEX \(q(join.table + "_target")) ON \(q(join.table)) (\(StoreMapping.quotedJoinTarget), \(StoreMapping.quotedJoinSource))")
         }
         return statements
     }

@@ -35,12 +35,12 @@ final class ColumnUpdates {
 
     /// `table` and `column` come quoted (`SQLIdentifier.quoted`).
     init(table t: String, column c: String, database: any SQLDatabase) throws {
-        runOne = try database.preparedRunner("UPDATE \(t) SET \(c) = ? WHERE \"_pk\" = ?")
+        runOne = try database.preparedRunner("UPDATE \(t) SET \(c) = ? WHERE \(StoreMapping.quotedPrimaryKey) = ?")
         let rows = Self.batchRows(database)
         if rows > 1 {
             let whens = Array(repeating: "WHEN ? THEN ?", count: rows).joined(separator: " ")
             let keys = Array(repeating: "?", count: rows).joined(separator: ", ")
-            runBatch = try database.preparedRunner("UPDATE \(t) SET \(c) = CASE \"_pk\" \(whens) END WHERE \"_pk\" IN (\(keys))")
+            runBatch = try database.preparedRunner("UPDATE \(t) SET \(c) = CASE \(StoreMapping.quotedPrimaryKey) \(whens) END WHERE \(StoreMapping.quotedPrimaryKey) IN (\(keys))")
             self.rows = rows
             pending.reserveCapacity(3 * rows)
         } else {

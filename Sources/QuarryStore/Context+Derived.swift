@@ -105,7 +105,7 @@ extension SQLStore {
             return .keyColumn(SQLIdentifier.quoted(column), keys)
         case .inverseForeignKey(let column)?:
             guard let table = mapping.table(for: r.destination) else { return nil }
-            return .linked(select: "SELECT \(SQLIdentifier.quoted(column)) FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\"", keys)
+            return .linked(select: "SELECT \(SQLIdentifier.quoted(column)) FROM \(SQLIdentifier.quoted(table)) WHERE \(StoreMapping.quotedPrimaryKey)", keys)
         case .joinTable(let table, let source, let target)?:
             return .linked(select: "SELECT \(SQLIdentifier.quoted(source)) FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(target))", keys)
         case nil:

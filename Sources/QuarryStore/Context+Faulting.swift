@@ -267,7 +267,7 @@ extension Context {
                 for chunk in stride(from: 0, to: keys.count, by: 500).map({ Array(keys[$0..<min($0 + 500, keys.count)]) }) {
                     let table = SQLIdentifier.quoted(try rowSelect(for: entity).table)
                     statistics.faultLoads += 1
-                    try loadRows(of: entity, "FROM \(table) t0 WHERE t0.\"_pk\" IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))",
+                    try loadRows(of: entity, "FROM \(table) t0 WHERE " + StoreMapping.keyIn(chunk.count, alias: "t0"),
                                  chunk.map { .int($0) })
                 }
             }
@@ -296,7 +296,7 @@ extension Context {
             if let known = object.committed[r.name] { return known }
             guard let pk = object.unresolvedKeys[r.name], let table = mapping.table(for: r.destination) else { return .toOne(nil) }
             statistics.relationshipLoads += 1
-            let row = try store.database.rows("SELECT \"_entity\" FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" = ?", [.int(pk)])
+            let row = try store.database.rows("SELECT \(StoreMapping.quotedEntityColumn) FROM \(SQLIdentifier.quoted(table)) WHERE \(StoreMapping.quotedPrimaryKey) = ?", [.int(pk)])
             object.unresolvedKeys[r.name] = nil
             guard case .string(let entity)? = row.first?.first else { return .toOne(nil) }
             return .toOne(ObjectID(entity: entity, primaryKey: pk))
@@ -304,16 +304,16 @@ extension Context {
             let table = SQLIdentifier.quoted(try rowSelect(for: r.destination).table)
             statistics.relationshipLoads += 1
             let ids = try loadRows(of: r.destination, "FROM \(table) t0 WHERE t0.\(SQLIdentifier.quoted(column)) = ? ORDER BY "
-                                   + mapping.orderPrefix(of: r.name, of: object.entity.name, alias: "t0") + "t0.\"_pk\"",
+                                   + mapping.orderPrefix(of: r.name, of: object.entity.name, alias: "t0") + "t0.\(StoreMapping.quotedPrimaryKey)",
                                    [.int(object.objectID.primaryKey)])
             return r.isToMany ? .toMany(ids) : .toOne(ids.first)
         case .joinTable(let join, let source, let target)?:
             let table = SQLIdentifier.quoted(try rowSelect(for: r.destination).table)
-            let ordered = mapping.joinTables.first { $0.table == join }?.ordered == true && source == "source"
+            let ordered = mapping.joinTables.first { $0.table == join }?.ordered == true && source == StoreMapping.joinSourceColumn
             statistics.relationshipLoads += 1
             let ids = try loadRows(of: r.destination,
-                                   "FROM \(SQLIdentifier.quoted(join)) j JOIN \(table) t0 ON t0.\"_pk\" = j.\(SQLIdentifier.quoted(target)) "
-                                   + "WHERE j.\(SQLIdentifier.quoted(source)) = ? ORDER BY " + (ordered ? "j.\"position\", " : "") + "t0.\"_pk\"",
+                                   "FROM \(SQLIdentifier.quoted(join)) j JOIN \(table) t0 ON t0.\(StoreMapping.quotedPrimaryKey) = j.\(SQLIdentifier.quoted(target)) "
+                                   + "WHERE j.\(SQLIdentifier.quoted(source)) = ? ORDER BY " + (ordered ? "j.\(StoreMapping.quotedJoinPosition), " : "") + "t0.\(StoreMapping.quotedPrimaryKey)",
                                    [.int(object.objectID.primaryKey)])
             return r.isToMany ? .toMany(ids) : .toOne(ids.first)
         case nil:

@@ -83,7 +83,7 @@ extension Context {
             for r in object.entity.allRelationships(in: model) where object.changes[r.name] != nil { written.insert(r.name) }
             if let bump = store.mapping.versionIncrement() { assignments.append(bump) }
             if !assignments.isEmpty, let table = store.mapping.table(for: row.entity) {
-                try store.database.run("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ?",
+                try store.database.run(StoreMapping.updateRow(table: table, set: assignments.joined(separator: ", ")),
                                        arguments + [.int(row.primaryKey)])
             }
         }

@@ -78,14 +78,14 @@ extension Context {
         case .inverseForeignKey(let column)?:
             targets = try loadGrouped(r, of: sources, owner: "t0.\(SQLIdentifier.quoted(column))") { table, placeholders in
                 "FROM \(table) t0 WHERE t0.\(SQLIdentifier.quoted(column)) IN (\(placeholders)) ORDER BY "
-                    + mapping.orderPrefix(of: r.name, of: source, alias: "t0") + "t0.\"_pk\""
+                    + mapping.orderPrefix(of: r.name, of: source, alias: "t0") + "t0.\(StoreMapping.quotedPrimaryKey)"
             }
         case .joinTable(let join, let sourceColumn, let targetColumn)?:
-            let ordered = mapping.joinTables.first { $0.table == join }?.ordered == true && sourceColumn == "source"
+            let ordered = mapping.joinTables.first { $0.table == join }?.ordered == true && sourceColumn == StoreMapping.joinSourceColumn
             let j = SQLIdentifier.quoted(join), s = SQLIdentifier.quoted(sourceColumn), t = SQLIdentifier.quoted(targetColumn)
             targets = try loadGrouped(r, of: sources, owner: "j.\(s)") { table, placeholders in
-                "FROM \(j) j JOIN \(table) t0 ON t0.\"_pk\" = j.\(t) WHERE j.\(s) IN (\(placeholders)) ORDER BY "
-                    + (ordered ? "j.\"position\", " : "") + "t0.\"_pk\""
+                "FROM \(j) j JOIN \(table) t0 ON t0.\(StoreMapping.quotedPrimaryKey) = j.\(t) WHERE j.\(s) IN (\(placeholders)) ORDER BY "
+                    + (ordered ? "j.\(StoreMapping.quotedJoinPosition), " : "") + "t0.\(StoreMapping.quotedPrimaryKey)"
             }
         case nil:
             return []
@@ -148,7 +148,7 @@ extension Context {
         let table = SQLIdentifier.quoted(try rowSelect(for: entity).table)
         for chunk in chunks(unique) {
             statistics[keyPath: counting] += 1
-            try loadRows(of: entity, "FROM \(table) t0 WHERE t0.\"_pk\" IN (\(placeholders(chunk.count)))", chunk.map { .int($0) }) { id, _ in
+            try loadRows(of: entity, "FROM \(table) t0 WHERE " + StoreMapping.keyIn(chunk.count, alias: "t0"), chunk.map { .int($0) }) { id, _ in
                 each(id)
             }
         }

@@ -10,8 +10,8 @@ extension ContextWriter {
         guard r.isToMany, r.isOrdered else { return }
         let sql: String
         switch mapping.storage(of: r.name, of: entity) {
-        case .joinTable(let table, let source, let target)? where source == "source" && mapping.joinTableIsOrdered(table):
-            sql = "UPDATE \(SQLIdentifier.quoted(table)) SET \"position\" = ? WHERE \(SQLIdentifier.quoted(source)) = ? AND \(SQLIdentifier.quoted(target)) = ?"
+        case .joinTable(let table, let source, let target)? where source == StoreMapping.joinSourceColumn && mapping.joinTableIsOrdered(table):
+            sql = "UPDATE \(SQLIdentifier.quoted(table)) SET \(StoreMapping.quotedJoinPosition) = ? WHERE \(SQLIdentifier.quoted(source)) = ? AND \(SQLIdentifier.quoted(target)) = ?"
             let run = try store.database.preparedRunner(sql)
             for (i, id) in ids.enumerated() {
                 guard let k = key(id) else { continue }
@@ -19,7 +19,7 @@ extension ContextWriter {
             }
         case .inverseForeignKey?:
             guard let column = mapping.orderColumn(of: r.name, of: entity), let table = mapping.table(for: r.destination) else { return }
-            sql = "UPDATE \(SQLIdentifier.quoted(table)) SET \(SQLIdentifier.quoted(column)) = ? WHERE \"_pk\" = ?"
+            sql = StoreMapping.updateRow(table: table, set: "\(SQLIdentifier.quoted(column)) = ?")
             let run = try store.database.preparedRunner(sql)
             for (i, id) in ids.enumerated() {
                 guard let k = key(id) else { continue }

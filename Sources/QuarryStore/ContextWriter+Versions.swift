@@ -26,7 +26,7 @@ final class RowClaims {
         } else {
             guard let table = writer.mapping.table(for: entity) else { return true }
             let v = SQLIdentifier.quoted(StoreMapping.versionColumn)
-            let any = "UPDATE \(SQLIdentifier.quoted(table)) SET \(v) = \(v) + 1 WHERE \"_pk\" = ?"
+            let any = StoreMapping.updateRow(table: table, set: "\(v) = \(v) + 1")
             sql = (any + " AND \(v) = ?", any)
             statements[entity] = sql
         }
@@ -64,14 +64,14 @@ extension RowClaims {
             guard let table = writer.mapping.table(for: entity) else { continue }
             for start in stride(from: 0, to: items.count, by: size) {
                 let chunk = items[start..<min(start + size, items.count)]
-                let conditions = Array(repeating: "(\"_pk\" = ? AND \(v) = ?)", count: chunk.count).joined(separator: " OR ")
+                let conditions = Array(repeating: "(\(StoreMapping.quotedPrimaryKey) = ? AND \(v) = ?)", count: chunk.count).joined(separator: " OR ")
                 var arguments: [Value] = []
                 arguments.reserveCapacity(2 * chunk.count)
                 for item in chunk {
                     arguments.append(.int(item.object.objectID.primaryKey))
                     arguments.append(.int(item.read))
                 }
-                let claimed = try database.query("UPDATE \(SQLIdentifier.quoted(table)) SET \(v) = \(v) + 1 WHERE \(conditions) RETURNING \"_pk\"",
+                let claimed = try database.query("UPDATE \(SQLIdentifier.quoted(table)) SET \(v) = \(v) + 1 WHERE \(conditions) RETURNING \(StoreMapping.quotedPrimaryKey)",
                                                   arguments, as: [.int])
                 guard claimed.count < chunk.count else { continue }
                 var keys = Set<Int64>()
@@ -105,7 +105,7 @@ extension ContextWriter {
         // policies compare these values with the ones read and may keep them.
         let decoders = try store.rowDecoders(select.columns, of: entity)
         var found: [Value]?
-        try store.streamRows("SELECT \(select.sql) FROM \(SQLIdentifier.quoted(table)) t0 WHERE t0.\"_pk\" = ?\(lock)",
+        try store.streamRows("SELECT \(select.sql) FROM \(SQLIdentifier.quoted(table)) t0 WHERE t0.\(StoreMapping.quotedPrimaryKey) = ?\(lock)",
                              [.int(id.primaryKey)], as: kinds, decoding: decoders) { row in
             if found == nil { found = kinds.indices.map { row[$0] } }
         }

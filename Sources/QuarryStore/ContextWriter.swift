@@ -217,7 +217,7 @@ final class ContextWriter {
         if let known = updates[key] {
             run = known
         } else {
-            let sql = "UPDATE \(SQLIdentifier.quoted(table)) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \"_pk\" = ?"
+            let sql = StoreMapping.updateRow(table: table, set: columns.map { "\($0) = ?" }.joined(separator: ", "))
             run = try store.database.preparedRunner(sql)
             updates[key] = run
         }
@@ -287,7 +287,7 @@ final class ContextWriter {
     private func cleanup(_ entity: Entity) -> [String] {
         if let known = cleanups[entity.name] { return known }
         guard let table = mapping.table(for: entity.name) else { cleanups[entity.name] = []; return [] }
-        var statements = ["DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" = ?"]
+        var statements = [StoreMapping.deleteRow(table: table)]
         for source in model.entities {
             for r in source.relationships {
                 let isSource = entity.isKind(of: source.name, in: model)

@@ -39,9 +39,12 @@
 // database's UNIQUE index, and the merge policies' lookups, compare the
 // column, and two files of equal bytes have different names.
 //
-// The cost of a sweep is one scan of the external columns' TEXT values
-// (`typeof(col) = 'text'`) per write transaction that found files in the
-// folder; a store whose folder is empty pays a directory listing.
+// The cost of a sweep after a write is bounded by what the write did, not
+// by the number of files: the store's connection has TEMP triggers that
+// note every file name a DELETE or UPDATE drops, and the storage remembers
+// the files it wrote; only those candidates are checked
+// (ExternalBinaryStorage+Sweep.swift). The sweep at open lists the folder
+// and scans every external column, for a crashed writer's orphans.
 import Foundation
 import QuarryModel
 import QuarrySQL
@@ -70,6 +73,11 @@ public final class ExternalBinaryStorage {
     let columns: [(table: String, column: String)]
     /// Attributes (by name) in a uniqueness constraint: always inline (see the top of this file).
     let inlineOnly: Set<String>
+    /// Files written since the last sweep (ExternalBinaryStorage+Sweep.swift).
+    var written: Set<String> = []
+    /// Whether the connection notes dropped names (its TEMP triggers are
+    /// installed); without them a sweep after a write checks every file.
+    var notesDroppedNames = false
 
     init(folder: URL, threshold: Int, columns: [(String, String)], inlineOnly: Set<String>) {
         self.folder = folder
@@ -145,6 +153,7 @@ public final class ExternalBinaryStorage {
         // The folder's entry too: after a power loss the row must not name a file the folder lost.
         let dir = open(folder.path, O_RDONLY)
         if dir >= 0 { fsync(dir); close(dir) }
+        written.insert(name)   // a candidate for the next sweep (rolled back, or replaced in this transaction)
         return name
     }
 
@@ -163,31 +172,6 @@ public final class ExternalBinaryStorage {
     /// The names of the files in the folder (ours only).
     func fileNames() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter(Self.isFileName)
-    }
-
-    /// Deletes every file no row of `database` names. Runs in a transaction
-    /// of its own (SQLite's write lock: no other writer is between writing
-    /// a file and committing the row that names it). Returns how many went.
-    @discardableResult
-    func sweep(_ database: any SQLDatabase) throws -> Int {
-        guard !database.isInTransaction else { return 0 }
-        guard !fileNames().isEmpty else { return 0 }
-        return try database.inTransaction {
-            let files = fileNames()
-            guard !files.isEmpty else { return 0 }
-            var referenced: Set<String> = []
-            for c in columns {
-                try database.streamRows("SELECT \(c.column) FROM \(SQLIdentifier.quoted(c.table)) WHERE typeof(\(c.column)) = 'text'",
-                                        [], as: [.string]) { row in
-                    if case .string(let name) = row[0] { referenced.insert(name) }
-                }
-            }
-            var removed = 0
-            for name in files where !referenced.contains(name) {
-                if unlink(folder.appendingPathComponent(name).path) == 0 { removed += 1 }
-            }
-            return removed
-        }
     }
 }
 
@@ -233,7 +217,7 @@ extension SQLStore {
     /// that cannot run now runs at the next write or open.
     public func finishExternalWrites() {
         guard let external = externalStorage, !database.isInTransaction else { return }
-        _ = try? external.sweep(database)
+        _ = try? external.sweepAfterWrite(database)   // ExternalBinaryStorage+Sweep.swift
     }
 
     /// The files of the store's externally stored values, for checks (nil: values stay inline).

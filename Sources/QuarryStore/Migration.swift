@@ -146,10 +146,10 @@ public struct Migration: Sendable {
                                                 reason: "\(broken.count) link\(broken.count == 1 ? "" : "s") would point at no object")
                 }
             }
-            try database.run("UPDATE \"_quarry_metadata\" SET \"value\" = ? WHERE \"key\" = 'entities'",
+            try database.run("UPDATE \(StoreMapping.quotedMetadataTable) SET \"value\" = ? WHERE \"key\" = 'entities'",
                              [.string(difference.new.entityNames.joined(separator: ","))])
-            try database.run("DELETE FROM \"_quarry_metadata\" WHERE \"key\" IN ('model', 'model_format')", [])
-            try database.run("INSERT INTO \"_quarry_metadata\" VALUES ('model', ?), ('model_format', ?)",
+            try database.run("DELETE FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" IN ('model', 'model_format')", [])
+            try database.run("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('model', ?), ('model_format', ?)",
                              [.string(savedModel), .string(format)])
         }
     }

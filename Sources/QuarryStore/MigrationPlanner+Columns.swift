@@ -87,7 +87,7 @@ extension MigrationPlanner {
         var present = Set(oldColumns(of: oldTable).map(StorageNames.collisionKey))
         var renames: [String: String] = [:]
         var counter = 0
-        func temporary() -> String { counter += 1; return "_quarry_migrating_\(counter)" }
+        func temporary() -> String { counter += 1; return StoreMapping.migrationTemporaryPrefix + String(counter) }
         // Old columns that go, out of the way of new ones with their name.
         let wanted = Set(columns.map { StorageNames.collisionKey($0.name) })
         for old in oldColumns(of: oldTable) where !sources.contains(old) && wanted.contains(StorageNames.collisionKey(old)) {
@@ -149,8 +149,8 @@ extension MigrationPlanner {
                 }
             }
             if let r = column.relationship, column.source == nil, let pairs = pairs(for: r.entity, r.relationship, afterRenames: true) {
-                add("UPDATE \(q(table)) SET \(q(column.name)) = (SELECT p.\"t\" FROM (\(pairs)) AS p WHERE p.\"s\" = \(q(table)).\"_pk\" LIMIT 1)"
-                    + " WHERE \"_pk\" IN (SELECT p.\"s\" FROM (\(pairs)) AS p)")
+                add("UPDATE \(q(table)) SET \(q(column.name)) = (SELECT p.\"t\" FROM (\(pairs)) AS p WHERE p.\"s\" = \(q(table)).\(StoreMapping.quotedPrimaryKey) LIMIT 1)"
+                    + " WHERE \(StoreMapping.quotedPrimaryKey) IN (SELECT p.\"s\" FROM (\(pairs)) AS p)")
             }
         }
     }
@@ -185,7 +185,7 @@ extension MigrationPlanner {
             return
         }
         guard let create = newSchema.first(where: { $0.kind == .table(table) }) else { return }
-        let rebuild = "_quarry_rebuild"
+        let rebuild = StoreMapping.migrationRebuildTable
         let prefix = "CREATE TABLE \(q(table)) ("
         add("CREATE TABLE \(q(rebuild)) (" + create.sql.dropFirst(prefix.count))
         // The row versions too (Migration.run adds them to an older store first).
@@ -202,12 +202,12 @@ extension MigrationPlanner {
             guard let table = newMap.table(for: entity.name) else { continue }
             for r in entity.relationships where !r.isTransient {
                 if case .foreignKey(let c)? = newMap.storage(of: r.name, of: entity.name), let target = newMap.table(for: r.destination) {
-                    add("UPDATE \(q(table)) SET \(q(c)) = NULL WHERE \(q(c)) IS NOT NULL AND \(q(c)) NOT IN (SELECT \"_pk\" FROM \(q(target)))")
+                    add("UPDATE \(q(table)) SET \(q(c)) = NULL WHERE \(q(c)) IS NOT NULL AND \(q(c)) NOT IN (SELECT \(StoreMapping.quotedPrimaryKey) FROM \(q(target)))")
                 }
             }
         }
         for join in newMap.joinTables {
-            add("DELETE FROM \(q(join.table)) WHERE \"source\" NOT IN (SELECT \"_pk\" FROM \(q(join.source))) OR \"target\" NOT IN (SELECT \"_pk\" FROM \(q(join.target)))")
+            add("DELETE FROM \(q(join.table)) WHERE \(StoreMapping.quotedJoinSource) NOT IN (SELECT \(StoreMapping.quotedPrimaryKey) FROM \(q(join.source))) OR \(StoreMapping.quotedJoinTarget) NOT IN (SELECT \(StoreMapping.quotedPrimaryKey) FROM \(q(join.target)))")
         }
     }
 

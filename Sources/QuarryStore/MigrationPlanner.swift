@@ -129,13 +129,13 @@ struct MigrationPlanner {
         for join in newMap.joinTables {
             guard let (entity, r) = owner(ofJoinTable: join.table) else { continue }
             let source = oldRelationship(entity: entity, r)
-            if let (oldEntity, oldR) = source, case .joinTable(let oldTable, "source", "target")? = oldMap.storage(of: oldR.name, of: oldEntity),
+            if let (oldEntity, oldR) = source, let oldStorage = oldMap.storage(of: oldR.name, of: oldEntity), oldStorage.isJoinTableOwner, case .joinTable(let oldTable, _, _) = oldStorage,
                let oldJoin = oldJoins[oldTable], !kept.contains(oldTable) {
                 kept.insert(oldTable)
                 if oldTable != join.table { add("ALTER TABLE \(q(oldTable)) RENAME TO \(q(join.table))") }
                 if oldJoin.ordered != join.ordered {
-                    add(join.ordered ? "ALTER TABLE \(q(join.table)) ADD COLUMN \"position\" INTEGER NOT NULL DEFAULT 0"
-                                     : "ALTER TABLE \(q(join.table)) DROP COLUMN \"position\"")
+                    add(join.ordered ? "ALTER TABLE \(q(join.table)) ADD COLUMN \(StoreMapping.quotedJoinPosition) INTEGER NOT NULL DEFAULT 0"
+                                     : "ALTER TABLE \(q(join.table)) DROP COLUMN \(StoreMapping.quotedJoinPosition)")
                 }
                 continue
             }
@@ -143,7 +143,7 @@ struct MigrationPlanner {
             if let create = newSchema.first(where: { $0.kind == .table(join.table) }) { add(create.sql) }
             remade.insert(join.table)
             if let pairs = pairs(for: entity, r, afterRenames: false) {
-                add("INSERT INTO \(q(join.table)) (\"source\", \"target\") SELECT DISTINCT p.\"s\", p.\"t\" FROM (\(pairs)) AS p")
+                add("INSERT INTO \(q(join.table)) (\(StoreMapping.quotedJoinSource), \(StoreMapping.quotedJoinTarget)) SELECT DISTINCT p.\"s\", p.\"t\" FROM (\(pairs)) AS p")
             }
         }
         return kept
@@ -153,7 +153,7 @@ struct MigrationPlanner {
     func owner(ofJoinTable table: String) -> (String, Relationship)? {
         for entity in difference.new.entities {
             for r in entity.relationships {
-                if case .joinTable(table, "source", "target")? = newMap.storage(of: r.name, of: entity.name) { return (entity.name, r) }
+                if let s = newMap.storage(of: r.name, of: entity.name), s.isJoinTableOwner, case .joinTable(table, _, _) = s { return (entity.name, r) }
             }
         }
         return nil
@@ -189,11 +189,11 @@ struct MigrationPlanner {
         case .foreignKey(let c)?:
             guard let table = oldMap.table(for: oldEntity) else { return nil }
             let col = q(column(c, table))
-            return "SELECT \"_pk\" AS \"\(s)\", \(col) AS \"\(t)\" FROM \(q(current(table))) WHERE \(col) IS NOT NULL"
+            return "SELECT \(StoreMapping.quotedPrimaryKey) AS \"\(s)\", \(col) AS \"\(t)\" FROM \(q(current(table))) WHERE \(col) IS NOT NULL"
         case .inverseForeignKey(let c)?:
             guard let table = oldMap.table(for: r.destination) else { return nil }
             let col = q(column(c, table))
-            return "SELECT \(col) AS \"\(s)\", \"_pk\" AS \"\(t)\" FROM \(q(current(table))) WHERE \(col) IS NOT NULL"
+            return "SELECT \(col) AS \"\(s)\", \(StoreMapping.quotedPrimaryKey) AS \"\(t)\" FROM \(q(current(table))) WHERE \(col) IS NOT NULL"
         case .joinTable(let table, let sc, let tc)?:
             return "SELECT \(q(sc)) AS \"\(s)\", \(q(tc)) AS \"\(t)\" FROM \(q(table))"
         case nil:

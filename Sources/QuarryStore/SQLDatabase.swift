@@ -232,5 +232,5 @@ extension SQLDatabase {
     }
 
     /// The connection's private list of rows a batch delete removes.
-    var deleteList: String { dialect == .sqlite ? #"temp."_quarry_delete""# : #"pg_temp."_quarry_delete""# }
+    var deleteList: String { (dialect == .sqlite ? "temp." : "pg_temp.") + SQLIdentifier.quoted(StoreMapping.deleteListTable) }
 }

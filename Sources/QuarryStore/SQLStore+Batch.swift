@@ -48,7 +48,7 @@ extension SQLStore {
                     assignments.append("\(SQLIdentifier.quoted(column)) = ?")
                     arguments.append(try storable(value, for: attribute, entity: entity))
                 }
-                try database.run("UPDATE \(SQLIdentifier.quoted(table)) SET \(assignments.joined(separator: ", "))\(mapping.versionIncrementSuffix()) WHERE \"_pk\" = ?",
+                try database.run(StoreMapping.updateRow(table: table, set: assignments.joined(separator: ", ") + mapping.versionIncrementSuffix()),
                                        arguments + [.int(object.id.primaryKey)])
                 history?.draft.note(object.id, .update, keys: set.map(\.0))
             }
@@ -99,7 +99,7 @@ extension SQLStore {
             defer { endHistory(history) }
             // Rows whose keys are cleared may be deleted too: one change each.
             history?.draft.mayRepeat = true
-            try database.run(#"CREATE TEMP TABLE IF NOT EXISTS "_quarry_delete" ("entity" TEXT NOT NULL, "pk" BIGINT NOT NULL, PRIMARY KEY ("entity", "pk"))"#)
+            try database.run("CREATE TEMP TABLE IF NOT EXISTS \(SQLIdentifier.quoted(StoreMapping.deleteListTable)) (\"entity\" TEXT NOT NULL, \"pk\" BIGINT NOT NULL, PRIMARY KEY (\"entity\", \"pk\"))")
             try database.run("DELETE FROM \(database.deleteList)")
             try queue()
             let requested = try countQueued()
@@ -124,7 +124,7 @@ extension SQLStore {
             for e in model.entities {
                 guard let table = mapping.table(for: e.name), done.insert(table).inserted else { continue }
                 let entities = entityList(table: table)
-                _ = try runNoting("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entities.sql)))",
+                _ = try runNoting("DELETE FROM \(SQLIdentifier.quoted(table)) WHERE \(StoreMapping.quotedPrimaryKey) IN (SELECT d.\"pk\" FROM \(database.deleteList) d WHERE d.\"entity\" IN (\(entities.sql)))",
                                   entities.arguments, table: table, history?.draft, .delete)
             }
             try database.run("DELETE FROM \(database.deleteList)")
@@ -207,15 +207,15 @@ extension SQLStore {
                     let related: String
                     switch storage {
                     case .foreignKey(let column):
-                        related = "SELECT x.\"_entity\", x.\"_pk\" FROM \(SQLIdentifier.quoted(destinationTable)) x WHERE x.\"_pk\" IN (SELECT s.\(SQLIdentifier.quoted(column)) FROM \(SQLIdentifier.quoted(sourceTable)) s WHERE s.\"_pk\" IN (\(rows)))"
+                        related = "SELECT x.\(StoreMapping.quotedEntityColumn), x.\(StoreMapping.quotedPrimaryKey) FROM \(SQLIdentifier.quoted(destinationTable)) x WHERE x.\(StoreMapping.quotedPrimaryKey) IN (SELECT s.\(SQLIdentifier.quoted(column)) FROM \(SQLIdentifier.quoted(sourceTable)) s WHERE s.\(StoreMapping.quotedPrimaryKey) IN (\(rows)))"
                     case .inverseForeignKey(let column):
-                        related = "SELECT x.\"_entity\", x.\"_pk\" FROM \(SQLIdentifier.quoted(destinationTable)) x WHERE x.\(SQLIdentifier.quoted(column)) IN (\(rows))"
+                        related = "SELECT x.\(StoreMapping.quotedEntityColumn), x.\(StoreMapping.quotedPrimaryKey) FROM \(SQLIdentifier.quoted(destinationTable)) x WHERE x.\(SQLIdentifier.quoted(column)) IN (\(rows))"
                     case .joinTable(let table, let source, let target):
-                        related = "SELECT x.\"_entity\", x.\"_pk\" FROM \(SQLIdentifier.quoted(destinationTable)) x WHERE x.\"_pk\" IN (SELECT j.\(SQLIdentifier.quoted(target)) FROM \(SQLIdentifier.quoted(table)) j WHERE j.\(SQLIdentifier.quoted(source)) IN (\(rows)))"
+                        related = "SELECT x.\(StoreMapping.quotedEntityColumn), x.\(StoreMapping.quotedPrimaryKey) FROM \(SQLIdentifier.quoted(destinationTable)) x WHERE x.\(StoreMapping.quotedPrimaryKey) IN (SELECT j.\(SQLIdentifier.quoted(target)) FROM \(SQLIdentifier.quoted(table)) j WHERE j.\(SQLIdentifier.quoted(source)) IN (\(rows)))"
                     }
                     switch r.deleteRule {
                     case .deny:
-                        let blocking = try database.rows("SELECT COUNT(*) FROM (\(related)) y WHERE NOT EXISTS (SELECT 1 FROM \(database.deleteList) d WHERE d.\"entity\" = y.\"_entity\" AND d.\"pk\" = y.\"_pk\")", name)
+                        let blocking = try database.rows("SELECT COUNT(*) FROM (\(related)) y WHERE NOT EXISTS (SELECT 1 FROM \(database.deleteList) d WHERE d.\"entity\" = y.\(StoreMapping.quotedEntityColumn) AND d.\"pk\" = y.\(StoreMapping.quotedPrimaryKey))", name)
                         if case .int(let n)? = blocking.first?.first, n > 0 {
                             throw StoreError.deleteDenied(entity: e.name, relationship: r.name, related: Int(n))
                         }

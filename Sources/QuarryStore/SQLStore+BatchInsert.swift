@@ -203,7 +203,7 @@ extension SQLStore {
         return try deleteWithRules {
             for id in objectIDs {
                 let table = SQLIdentifier.quoted(mapping.table(for: id.entity) ?? id.entity)
-                try database.run(database.insertIgnoring(into: database.deleteList, #"SELECT "_entity", "_pk" FROM "# + table + #" WHERE "_pk" = ?"#),
+                try database.run(database.insertIgnoring(into: database.deleteList, "SELECT \(StoreMapping.quotedEntityColumn), \(StoreMapping.quotedPrimaryKey) FROM " + table + " WHERE \(StoreMapping.quotedPrimaryKey) = ?"),
                                        [.int(id.primaryKey)])
             }
         }

@@ -81,7 +81,7 @@ extension SQLStore {
     func derivedValues(_ d: DerivedColumn, _ scope: DerivedRows) throws -> [(Int64, Value)] {
         var values: [(Int64, Value)] = []
         for condition in conditions(selecting: scope) {
-            let rows = try database.query("SELECT " + d.quotedTable + ".\"_pk\", " + d.quotedColumn + " FROM " + d.quotedTable
+            let rows = try database.query("SELECT " + d.quotedTable + ".\(StoreMapping.quotedPrimaryKey), " + d.quotedColumn + " FROM " + d.quotedTable
                                           + (condition.map { " WHERE " + $0.sql } ?? ""), condition?.arguments ?? [],
                                           as: [.int, StoreValues.kind(d.type)])
             for row in rows { if case .int(let pk) = row[0] { values.append((pk, row[1])) } }
@@ -96,9 +96,9 @@ extension SQLStore {
         let template: String, keys: [Int64], closing: String
         switch scope {
         case .all: return [nil]
-        case .keys(let k): (template, keys, closing) = ("\"_pk\" IN ", k, "")
+        case .keys(let k): (template, keys, closing) = ("\(StoreMapping.quotedPrimaryKey) IN ", k, "")
         case .keyColumn(let column, let k): (template, keys, closing) = (column + " IN ", k, "")
-        case .linked(let select, let k): (template, keys, closing) = ("\"_pk\" IN (" + select + " IN ", k, ")")
+        case .linked(let select, let k): (template, keys, closing) = ("\(StoreMapping.quotedPrimaryKey) IN (" + select + " IN ", k, ")")
         }
         return chunks(keys).map { chunk in
             SQLFragment(template + "(" + chunk.map { _ in "?" }.joined(separator: ", ") + ")" + closing, chunk.map(Value.int))
@@ -121,9 +121,9 @@ extension SQLStore {
                                  value.arguments + whereArguments)
             return
         }
-        let rows = try database.query("SELECT " + d.quotedTable + ".\"_pk\", " + value.sql + " FROM " + d.quotedTable + whereSQL,
+        let rows = try database.query("SELECT " + d.quotedTable + ".\(StoreMapping.quotedPrimaryKey), " + value.sql + " FROM " + d.quotedTable + whereSQL,
                                       value.arguments + whereArguments, as: [.int, .string])
-        let update = try database.preparedRunner("UPDATE " + d.quotedTable + " SET " + d.quotedColumn + " = ? WHERE \"_pk\" = ?")
+        let update = try database.preparedRunner("UPDATE " + d.quotedTable + " SET " + d.quotedColumn + " = ? WHERE \(StoreMapping.quotedPrimaryKey) = ?")
         for row in rows {
             guard case .int(let pk) = row[0] else { continue }
             try update([try StoreValues.storable(Self.apply(function, to: row[1]), type: d.type, key: d.attribute, entity: d.entity), .int(pk)])
@@ -150,7 +150,7 @@ extension SQLStore {
         guard let e = model.entity(named: entity), let table = mapping.table(for: entity),
               mapping.derived.contains(where: { $0.derivation.usesNow && $0.derivation.isSelfOnly && e.isKind(of: $0.entity, in: model) })
         else { return nil }
-        let rows = try database.query("SELECT MAX(\"_pk\") FROM \(SQLIdentifier.quoted(table))", [], as: [.int])
+        let rows = try database.query("SELECT MAX(\(StoreMapping.quotedPrimaryKey)) FROM \(SQLIdentifier.quoted(table))", [], as: [.int])
         if case .int(let k)? = rows.first?.first { return k }
         return 0
     }
@@ -158,7 +158,7 @@ extension SQLStore {
     /// After a batch insert: the keys above `before` (nil when not needed).
     func newRowsForNowDerivations(_ entity: String, before: Int64?) throws -> [Int64]? {
         guard let before, let table = mapping.table(for: entity) else { return nil }
-        return try database.query("SELECT \"_pk\" FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" > ?", [.int(before)], as: [.int]).compactMap {
+        return try database.query("SELECT \(StoreMapping.quotedPrimaryKey) FROM \(SQLIdentifier.quoted(table)) WHERE \(StoreMapping.quotedPrimaryKey) > ?", [.int(before)], as: [.int]).compactMap {
             if case .int(let k) = $0[0] { return k } else { return nil }
         }
     }

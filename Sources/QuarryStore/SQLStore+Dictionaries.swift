@@ -58,7 +58,7 @@ extension SQLStore {
             if !missing.isEmpty, let select = mapping.rowSelect(for: destination), let table = mapping.table(for: destination) {
                 for chunk in stride(from: 0, to: missing.count, by: 500) {
                     let keys = missing[chunk..<min(chunk + 500, missing.count)].map(Value.int)
-                    let sql = "SELECT \(select.sql) FROM \(SQLIdentifier.quoted(table)) t0 WHERE t0.\"_pk\" IN ("
+                    let sql = "SELECT \(select.sql) FROM \(SQLIdentifier.quoted(table)) t0 WHERE t0.\(StoreMapping.quotedPrimaryKey) IN ("
                         + keys.map { _ in "?" }.joined(separator: ", ") + ")"
                     for o in try self.rows(SQLFragment(sql, keys), columns: select.columns, of: destination) { found[o.id.primaryKey] = o }
                 }

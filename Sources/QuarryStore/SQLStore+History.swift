@@ -18,7 +18,7 @@ extension SQLStore {
     /// At open: whether the store records history (and, if it does, its
     /// tables, made when missing).
     func openHistory() throws {
-        let rows = try database.query("SELECT \"value\" FROM \"_quarry_metadata\" WHERE \"key\" = 'history'", [], as: [.string])
+        let rows = try database.query("SELECT \"value\" FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" = 'history'", [], as: [.string])
         guard case .string("on")? = rows.first?.first else { return }
         try database.inTransaction { try createHistoryTables() }
         historyState.enabled = true
@@ -40,8 +40,8 @@ extension SQLStore {
         }
         try database.inTransaction {
             if on { try createHistoryTables() }
-            try database.run("DELETE FROM \"_quarry_metadata\" WHERE \"key\" = 'history'", [])
-            try database.run("INSERT INTO \"_quarry_metadata\" VALUES ('history', ?)", [.string(on ? "on" : "off")])
+            try database.run("DELETE FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" = 'history'", [])
+            try database.run("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('history', ?)", [.string(on ? "on" : "off")])
         }
         historyState.enabled = on
     }
@@ -154,7 +154,7 @@ extension SQLStore {
 
     /// The row shape of `table`: with its tombstone columns when `tombstones`.
     func historyRowShape(table: String, tombstones: Bool) -> HistoryRowShape {
-        var columns = ["\"_entity\"", "\"_pk\""]
+        var columns = ["\(StoreMapping.quotedEntityColumn)", "\(StoreMapping.quotedPrimaryKey)"]
         var kinds: [SQLValueKind] = [.string, .int]
         var attributes: [(name: String, entities: Set<String>)] = []
         var byColumn: [String: Int] = [:]
@@ -210,7 +210,7 @@ extension SQLStore {
             let size = max(1, min(500, database.maximumArguments))
             for start in stride(from: 0, to: group.count, by: size) {
                 let chunk = group[start..<min(start + size, group.count)]
-                let sql = "SELECT \(shape.columns) FROM \(SQLIdentifier.quoted(table)) WHERE \"_pk\" IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))"
+                let sql = "SELECT \(shape.columns) FROM \(SQLIdentifier.quoted(table)) WHERE " + StoreMapping.keyIn(chunk.count)
                 for row in try database.query(sql, chunk.map { .int($0.primaryKey) }, as: shape.kinds) {
                     if let (id, tombstone) = shape.read(row) { found[id.primaryKey] = tombstone }
                 }

@@ -52,11 +52,11 @@ extension SQLStore {
             guard let column = mapping.orderColumn(of: relationship.name, of: owner.entity),
                   let table = mapping.table(for: relationship.destination).map(SQLIdentifier.quoted) else { return }
             let c = SQLIdentifier.quoted(column)
-            try database.run("UPDATE \(table) SET \(c) = (SELECT COALESCE(MAX(o.\(c)), -1) + 1 FROM \(table) o WHERE o.\(SQLIdentifier.quoted(key)) = ? AND o.\"_pk\" <> ?) WHERE \"_pk\" = ?",
+            try database.run("UPDATE \(table) SET \(c) = (SELECT COALESCE(MAX(o.\(c)), -1) + 1 FROM \(table) o WHERE o.\(SQLIdentifier.quoted(key)) = ? AND o.\(StoreMapping.quotedPrimaryKey) <> ?) WHERE \(StoreMapping.quotedPrimaryKey) = ?",
                              [.int(owner.primaryKey), .int(member.primaryKey), .int(member.primaryKey)])
-        case .joinTable(let join, let s, let t)? where s == "source" && mapping.joinTableIsOrdered(join):
+        case .joinTable(let join, let s, let t)? where s == StoreMapping.joinSourceColumn && mapping.joinTableIsOrdered(join):
             let j = SQLIdentifier.quoted(join)
-            try database.run("UPDATE \(j) SET \"position\" = (SELECT COALESCE(MAX(o.\"position\"), -1) + 1 FROM \(j) o WHERE o.\(SQLIdentifier.quoted(s)) = ? AND o.\(SQLIdentifier.quoted(t)) <> ?) "
+            try database.run("UPDATE \(j) SET \(StoreMapping.quotedJoinPosition) = (SELECT COALESCE(MAX(o.\(StoreMapping.quotedJoinPosition)), -1) + 1 FROM \(j) o WHERE o.\(SQLIdentifier.quoted(s)) = ? AND o.\(SQLIdentifier.quoted(t)) <> ?) "
                              + "WHERE \(SQLIdentifier.quoted(s)) = ? AND \(SQLIdentifier.quoted(t)) = ?",
                              [.int(owner.primaryKey), .int(member.primaryKey), .int(owner.primaryKey), .int(member.primaryKey)])
         default:

@@ -19,15 +19,15 @@ extension SQLStore {
         switch mapping.storage(of: r.name, of: object.entity) {
         case .foreignKey?:
             guard case .int(let target)? = object.foreignKey(r.name) else { return .null }
-            sql = "\(select) FROM \(t) t0 WHERE t0.\"_pk\" = ?"
+            sql = "\(select) FROM \(t) t0 WHERE t0.\(StoreMapping.quotedPrimaryKey) = ?"
             arguments = [.int(target)]
         case .inverseForeignKey(let column)?:
             sql = "\(select) FROM \(t) t0 WHERE t0.\(SQLIdentifier.quoted(column)) = ? ORDER BY "
-                + mapping.orderPrefix(of: r.name, of: object.entity, alias: "t0") + "t0.\"_pk\""
+                + mapping.orderPrefix(of: r.name, of: object.entity, alias: "t0") + "t0.\(StoreMapping.quotedPrimaryKey)"
             arguments = [.int(pk)]
         case .joinTable(let table, let source, let target)?:
-            sql = "\(select) FROM \(SQLIdentifier.quoted(table)) j JOIN \(t) t0 ON t0.\"_pk\" = j.\(SQLIdentifier.quoted(target)) WHERE j.\(SQLIdentifier.quoted(source)) = ? ORDER BY "
-                + (source == "source" && mapping.joinTableIsOrdered(table) ? "j.\"position\", " : "") + "t0.\"_pk\""
+            sql = "\(select) FROM \(SQLIdentifier.quoted(table)) j JOIN \(t) t0 ON t0.\(StoreMapping.quotedPrimaryKey) = j.\(SQLIdentifier.quoted(target)) WHERE j.\(SQLIdentifier.quoted(source)) = ? ORDER BY "
+                + (source == StoreMapping.joinSourceColumn && mapping.joinTableIsOrdered(table) ? "j.\(StoreMapping.quotedJoinPosition), " : "") + "t0.\(StoreMapping.quotedPrimaryKey)"
             arguments = [.int(pk)]
         case nil:
             return .null

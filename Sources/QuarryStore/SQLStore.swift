@@ -99,12 +99,12 @@ public final class SQLStore {
         // stored bytes; writing other values names them (StoreValues+Transformable.swift).
         ValueTransformerRegistry.shared.registerOpaqueTransformers(missingFrom: model)
         let tables = try database.tableNames()
-        if !tables.contains("_quarry_metadata") {
+        if !tables.contains(StoreMapping.metadataTable) {
             try database.inTransaction {
                 for statement in setUp { try database.run(statement, []) }
                 for statement in SchemaBuilder.createStatements(for: mapping) { try database.run(statement, []) }
-                try database.run("CREATE TABLE \"_quarry_metadata\" (\"key\" TEXT PRIMARY KEY, \"value\" TEXT)", [])
-                try database.run("INSERT INTO \"_quarry_metadata\" VALUES ('format', 'quarry-1'), ('entities', ?)",
+                try database.run("CREATE TABLE \(StoreMapping.quotedMetadataTable) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT)", [])
+                try database.run("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('format', 'quarry-1'), ('entities', ?)",
                                  [.string(model.entityNames.joined(separator: ","))])
                 try saveModel(modelFile: modelFile)
             }
@@ -124,7 +124,8 @@ public final class SQLStore {
         // A flag removed while rows name files is refused; the files a crashed
         // writer left that no row names go (ExternalBinaryStorage.swift).
         try ExternalBinaryStorage.checkFileNamesOutsideFlagged(database, mapping: mapping)
-        finishExternalWrites()
+        externalStorage?.noteDroppedNames(on: database)   // ExternalBinaryStorage+Sweep.swift
+        _ = try? externalStorage?.sweep(database)
     }
 
     /// A read-only store over a database that already presents this model's
@@ -159,19 +160,19 @@ public final class SQLStore {
     /// (ModelArchive.swift) — a Core Data bundle, or a model made in code.
     private func saveModel(modelFile: String?) throws {
         let source = modelFile.flatMap(SQLStore.modelSource) ?? (ModelArchive.json(model), "json")
-        try database.run("INSERT INTO \"_quarry_metadata\" VALUES ('model', ?), ('model_format', ?)",
+        try database.run("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('model', ?), ('model_format', ?)",
                          [.string(source.text), .string(source.format)])
     }
 
     private func hasSavedModel() throws -> Bool {
-        !(try database.query("SELECT \"value\" FROM \"_quarry_metadata\" WHERE \"key\" = 'model'", [], as: [.string])).isEmpty
+        !(try database.query("SELECT \"value\" FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" = 'model'", [], as: [.string])).isEmpty
     }
 
     /// An existing store must hold this model's tables: a different model
     /// would read and write the wrong columns.
     private func checkSchema(existing: Set<String>) throws {
         let missing = mapping.tableNames.filter { !existing.contains($0) }
-        let rows = try database.query("SELECT \"value\" FROM \"_quarry_metadata\" WHERE \"key\" = 'entities'", [], as: [.string])
+        let rows = try database.query("SELECT \"value\" FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" = 'entities'", [], as: [.string])
         let saved = rows.first.flatMap { row -> String? in if case .string(let s) = row[0] { return s } else { return nil } }
         let expected = model.entityNames.joined(separator: ",")
         if !missing.isEmpty || (saved != nil && saved != expected) {
@@ -208,8 +209,8 @@ public final class SQLStore {
 
     /// The model saved in the store on `database`, or nil.
     public static func storedModel(in database: any SQLDatabase) throws -> Model? {
-        guard try database.tableNames().contains("_quarry_metadata") else { return nil }
-        let rows = try database.rows("SELECT \"key\", \"value\" FROM \"_quarry_metadata\" WHERE \"key\" IN ('model', 'model_format')")
+        guard try database.tableNames().contains(StoreMapping.metadataTable) else { return nil }
+        let rows = try database.rows("SELECT \"key\", \"value\" FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" IN ('model', 'model_format')")
         var fields: [String: String] = [:]
         for row in rows { if case .string(let k) = row[0], case .string(let v) = row[1] { fields[k] = v } }
         guard let text = fields["model"] else { return nil }
@@ -306,10 +307,10 @@ public final class SQLStore {
     private func link(_ source: ObjectID, _ r: Relationship, _ target: ObjectID) throws {
         switch mapping.storage(of: r.name, of: source.entity) {
         case .foreignKey(let column)?:
-            try database.run("UPDATE \(SQLIdentifier.quoted(mapping.table(for: source.entity)!)) SET \(SQLIdentifier.quoted(column)) = ?\(mapping.versionIncrementSuffix()) WHERE \"_pk\" = ?",
+            try database.run(StoreMapping.updateRow(table: mapping.table(for: source.entity)!, set: "\(SQLIdentifier.quoted(column)) = ?" + mapping.versionIncrementSuffix()),
                                    [.int(target.primaryKey), .int(source.primaryKey)])
         case .inverseForeignKey(let column)?:
-            try database.run("UPDATE \(SQLIdentifier.quoted(mapping.table(for: r.destination)!)) SET \(SQLIdentifier.quoted(column)) = ?\(mapping.versionIncrementSuffix()) WHERE \"_pk\" = ?",
+            try database.run(StoreMapping.updateRow(table: mapping.table(for: r.destination)!, set: "\(SQLIdentifier.quoted(column)) = ?" + mapping.versionIncrementSuffix()),
                                    [.int(source.primaryKey), .int(target.primaryKey)])
         case .joinTable(let table, let sourceColumn, let targetColumn)?:
             try database.run("INSERT INTO \(SQLIdentifier.quoted(table)) (\(SQLIdentifier.quoted(sourceColumn)), \(SQLIdentifier.quoted(targetColumn))) VALUES (?, ?) ON CONFLICT DO NOTHING",

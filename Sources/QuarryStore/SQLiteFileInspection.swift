@@ -67,7 +67,7 @@ public enum SQLiteFileInspection {
 
     static func classify(_ tables: [String]) -> SQLiteFileKind {
         let user = tables.filter { !$0.hasPrefix("sqlite_") }
-        if user.contains("_quarry_metadata") { return .quarry }
+        if user.contains(StoreMapping.metadataTable) { return .quarry }
         if user.isEmpty { return .empty }
         if user.contains("Z_PRIMARYKEY") && user.contains("Z_METADATA") { return .coreData(tables: user) }
         return .other(tables: user)

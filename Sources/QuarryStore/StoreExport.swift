@@ -211,7 +211,7 @@ public enum StoreExport {
                 plans.append(TablePlan(name: table, columns: columns, kinds: kinds, isJoin: false))
             }
             for join in mapping.joinTables {
-                let columns = join.ordered ? ["source", "target", "position"] : ["source", "target"]
+                let columns = StoreMapping.joinColumns(ordered: join.ordered)
                 plans.append(TablePlan(name: join.table, columns: columns, kinds: Array(repeating: .int, count: columns.count), isJoin: true))
             }
             return plans
@@ -235,7 +235,7 @@ public enum StoreExport {
         // Whole batches while at least a batch of the counted rows is left,
         // then row by row.
         let batched = expectedRows - expectedRows % batch
-        let order = table.isJoin ? "\"source\", \"target\"" : SQLIdentifier.quoted(StoreMapping.primaryKey)
+        let order = table.isJoin ? "\(StoreMapping.quotedJoinSource), \(StoreMapping.quotedJoinTarget)" : SQLIdentifier.quoted(StoreMapping.primaryKey)
         var total = 0, pending = 0, sinceReport = 0
         var perEntity: [String: Int] = [:]
         var lastEntity = "", lastCount = 0
@@ -299,7 +299,7 @@ public enum StoreExport {
         var pending = 0, total = 0
         var perEntity: [String: Int] = [:]
         var lastEntity = "", lastCount = 0
-        let order = table.isJoin ? "\"source\", \"target\"" : SQLIdentifier.quoted(StoreMapping.primaryKey)
+        let order = table.isJoin ? "\(StoreMapping.quotedJoinSource), \(StoreMapping.quotedJoinTarget)" : SQLIdentifier.quoted(StoreMapping.primaryKey)
         let select = "SELECT \(quotedColumns) FROM \(SQLIdentifier.quoted(table.name)) ORDER BY \(order)"
         let kinds = raw ? Array(repeating: SQLValueKind.automatic, count: width) : table.kinds
         try source.streamRows(select, [], as: kinds, decoding: source.exportDecoders(table: table.name, columns: table.columns)) { row in

@@ -360,7 +360,7 @@ final class Validator {
                 }
                 guard conditions.count == names.count else { continue }
                 let rows = try context.store.database.rows(
-                    "SELECT \"_pk\", \"_entity\" FROM \(SQLIdentifier.quoted(table)) WHERE \(conditions.joined(separator: " AND ")) AND \"_pk\" != ?",
+                    "SELECT \(StoreMapping.quotedPrimaryKey), \(StoreMapping.quotedEntityColumn) FROM \(SQLIdentifier.quoted(table)) WHERE \(conditions.joined(separator: " AND ")) AND \(StoreMapping.quotedPrimaryKey) != ?",
                     key + [.int(object.objectID.primaryKey)])
                 for row in rows {
                     guard case .int(let pk) = row[0], case .string(let e) = row[1] else { continue }

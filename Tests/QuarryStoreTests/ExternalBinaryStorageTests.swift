@@ -346,6 +346,40 @@ struct ExternalBinaryStorageTests {
         #expect(ExternalBinary.files(reopened).subtracting(["README"]) == (try ExternalBinary.referenced(reopened)))
     }
 
+    /// The sweep after a write checks only the names the write dropped and
+    /// the files it wrote (ExternalBinaryStorage+Sweep.swift): a name dropped
+    /// by any statement on the connection goes, one a rolled-back delete
+    /// restored stays, and a file nobody on this connection dropped (another
+    /// writer's orphan) waits for the next open.
+    @Test func theSweepAfterAWriteChecksWhatTheWriteDropped() throws {
+        let path = try ExternalBinary.path()
+        defer { ExternalBinary.remove(path) }
+        let store = try ExternalBinary.store(.sqlite, path: path)
+        let folder = try #require(store.externalDataFolder)
+        try ExternalBinary.expectConsistent(store, files: 4, "before")
+        let orphan = folder.appendingPathComponent(UUID().uuidString)
+        try Data([1, 2]).write(to: orphan)
+        try store.insert("Item", ["name": "small"])
+        #expect(FileManager.default.fileExists(atPath: orphan.path), "a write that dropped no name checks no other file")
+        #expect(ExternalBinary.files(store).count == 5)
+        // A delete rolled back: the noted name is un-noted with the row restored.
+        try store.database.run("BEGIN IMMEDIATE", [])
+        try store.database.run("DELETE FROM \"Item\" WHERE \"rank\" = 1", [])
+        try store.database.run("ROLLBACK", [])
+        store.finishExternalWrites()
+        #expect(try ExternalBinary.referenced(store).count == 4)
+        #expect(try ExternalBinary.referenced(store).isSubset(of: ExternalBinary.files(store)), "no row names a missing file")
+        // Any statement on the connection is noted, not only Quarry's write paths.
+        try store.database.run("DELETE FROM \"Item\" WHERE \"rank\" = 1", [])
+        try store.database.run("UPDATE \"Item\" SET \"photo\" = NULL WHERE \"rank\" = 3", [])
+        store.finishExternalWrites()
+        #expect(ExternalBinary.files(store).count == 3, "two dropped names went, the orphan stayed")
+        store.database.close()
+        let reopened = try SQLStore(path: path, model: try ExternalBinary.model)
+        #expect(!FileManager.default.fileExists(atPath: orphan.path), "the orphan goes at open")
+        try ExternalBinary.expectConsistent(reopened, files: 2, "after reopening")
+    }
+
     @Test func aMissingFileIsAnErrorNamingTheRow() throws {
         let path = try ExternalBinary.path()
         defer { ExternalBinary.remove(path) }
@@ -504,8 +538,8 @@ struct ExternalBinaryCostTests {
         }
     }
 
-    /// The sweep after each write: one small save on a store whose folder
-    /// holds 10,000 files (the scan of every row's name), against the same save without files.
+    /// The sweep after each write beside 10,000 files: a small insert (no
+    /// name dropped: nothing to check), and an update replacing one file.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["QUARRY_EXTERNAL_BENCH"] != nil, "set QUARRY_EXTERNAL_BENCH=1 to measure"))
     func aSmallSaveBesideTenThousandFiles() throws {
         let path = try ExternalBinary.path()
@@ -518,5 +552,14 @@ struct ExternalBinaryCostTests {
         for i in 0..<20 { try store.insert("Item", ["name": .string("small \(i)")]) }
         let perSave = Date().timeIntervalSince(start) / 20
         print(String(format: "external-cost sweep beside 10,000 files: %.1f ms per insert", perSave * 1000))
+        // A write that replaces a file: its old file is a candidate, checked against every row.
+        let replaced = Date()
+        for i in 0..<20 {
+            _ = try store.batchUpdate(entity: "Item", predicate: try Parser.parsePredicate("name == %@", arguments: [.string("v\(i)")]),
+                                      set: [("photo", Expression(.constant(.data(Array(repeating: 9, count: 8)))))])
+        }
+        print(String(format: "external-cost sweep beside 10,000 files: %.1f ms per update replacing one file",
+                     Date().timeIntervalSince(replaced) / 20 * 1000))
+        #expect(ExternalBinary.files(store).count == 10_000, "each replaced file went")
     }
 }
