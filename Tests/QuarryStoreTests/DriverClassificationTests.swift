@@ -51,9 +51,10 @@ struct DriverClassificationTests {
                 // stops (an interrupt that comes before it starts is lost).
                 let done = Done()
                 let interrupter = database.interrupter
-                DispatchQueue.global().async {
+                // A thread of its own, not a global-queue worker that a loaded machine may not start.
+                Thread {
                     while !done.value { Thread.sleep(forTimeInterval: 0.1); interrupter() }
-                }
+                }.start()
                 defer { done.value = true }
                 _ = try database.query(sqlite ? "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
                                               : "SELECT pg_sleep(60)", [], as: [])
