@@ -269,12 +269,6 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         return key
     }
 
-    public func isArithmeticOverflow(_ error: any Error) -> Bool {
-        // numeric_value_out_of_range: "bigint out of range" from a sum cast
-        // back to BIGINT, or from BIGINT arithmetic.
-        (error as? PostgresDatabaseError)?.sqlState == "22003"
-    }
-
     public func tableNames() throws -> [String] {
         // Base tables (and partitioned tables) of this connection's schema,
         // from the catalog rather than information_schema (which hides

@@ -53,7 +53,7 @@ public struct MigrateCommand {
                 guard case .quarry? = try? SQLiteFileInspection.kind(of: store) else {
                     return fail(ExitStatus.cannotOpen, "'\(store)' is not a Quarry store; only stores Quarry made can be migrated")
                 }
-                database = try SQLiteConnection(path: store)
+                database = try SQLStore.sqliteDatabase(at: store)
                 location = store
             } else {
                 var options = PostgresDatabase.Options()

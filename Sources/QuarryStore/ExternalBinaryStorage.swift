@@ -90,7 +90,7 @@ public final class ExternalBinaryStorage {
     /// model allows external storage, or the database has no folder beside
     /// it (PostgreSQL, `:memory:`): such values stay inline.
     static func make(for database: any SQLDatabase, mapping: StoreMapping) -> ExternalBinaryStorage? {
-        guard let sqlite = database as? SQLiteConnection, sqlite.path != ":memory:", !sqlite.path.isEmpty else { return nil }
+        guard let file = database.databaseFile else { return nil }
         var columns: [(String, String)] = []
         for entity in mapping.model.entities {
             for a in entity.attributes where a.storesBytesOutsideSQL {
@@ -101,7 +101,7 @@ public final class ExternalBinaryStorage {
         }
         guard !columns.isEmpty else { return nil }
         let unique = Set(mapping.model.entities.flatMap { $0.uniquenessConstraints.flatMap(\.properties) })
-        return ExternalBinaryStorage(folder: folder(forStoreAt: sqlite.path),
+        return ExternalBinaryStorage(folder: folder(forStoreAt: file),
                                      threshold: thresholdOverride ?? defaultThreshold, columns: columns, inlineOnly: unique)
     }
 
@@ -109,8 +109,8 @@ public final class ExternalBinaryStorage {
     /// must not hold file names (the flag was removed from the model). Only
     /// looked for when the folder holds files.
     static func checkFileNamesOutsideFlagged(_ database: any SQLDatabase, mapping: StoreMapping) throws {
-        guard let sqlite = database as? SQLiteConnection, sqlite.path != ":memory:", !sqlite.path.isEmpty else { return }
-        let folder = folder(forStoreAt: sqlite.path)
+        guard let file = database.databaseFile else { return }
+        let folder = folder(forStoreAt: file)
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter(isFileName)
         guard !files.isEmpty else { return }
         for entity in mapping.model.entities {

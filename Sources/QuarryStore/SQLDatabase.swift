@@ -11,13 +11,23 @@
 // - `inTransaction` commits when its body returns and rolls back when it
 //   throws; nested calls become savepoints.
 // - `run` returns how many rows the statement changed.
-// (The names differ from SQLiteConnection's own `execute` / `transaction`,
-// whose overloads would otherwise be ambiguous on a SQLite connection.)
+// - Errors are the driver's own types; the store and the shell learn what
+//   kind of failure one is only by asking the driver (`isInterruption`,
+//   `constraintViolation(in:)` ...), never by casting to the driver's type.
+// (The names differ from SQLite's own `execute` / `transaction`, whose
+// overloads would otherwise be ambiguous on a SQLite connection.) SQLite's
+// conformance is SQLiteConnection+SQLDatabase.swift, PostgreSQL's is in
+// QuarryPostgres.
 import QuarrySQL
-import QuarrySQLite
 
-/// How to decode a result column (shared by every driver).
-public typealias SQLValueKind = SQLiteValueKind
+/// How to decode a result column, in the store's terms: each driver maps
+/// these to its own decoding (SQLite to `SQLiteValueKind`).
+public enum SQLValueKind: Sendable, Equatable {
+    /// By the column's declared type when the driver knows it (BOOL, DATE,
+    /// DECIMAL, UUID), otherwise by the type of the value in hand.
+    case automatic
+    case bool, int, double, decimal, string, date, data, uuid
+}
 
 /// One row of a result, read column by column while the row is current.
 public protocol SQLRowReading {
@@ -91,6 +101,20 @@ public protocol SQLDatabase: AnyObject {
     /// 22003): a dictionary fetch then reruns in memory, where the
     /// evaluator answers the exact total or the nearest double.
     func isArithmeticOverflow(_ error: any Error) -> Bool
+    /// Whether `error` is this database's statement stopped by `interrupt()`
+    /// (SQLite's SQLITE_INTERRUPT, PostgreSQL's cancel we asked for; not a
+    /// server's statement timeout).
+    func isInterruption(_ error: any Error) -> Bool
+    /// The constraint `error` says a write broke (unique, foreign key, not
+    /// null, check), or nil when it is no such refusal.
+    func constraintViolation(in error: any Error) -> SQLConstraintViolation?
+    /// Whether `error` is this database refusing a value that does not fit
+    /// a column's type (PostgreSQL's SQLSTATE 22003 on a write; SQLite's
+    /// columns take any integer, so never there).
+    func isValueOutOfRange(_ error: any Error) -> Bool
+    /// What the database said about `error`, in its own words and without
+    /// the SQL that failed; nil when `error` is not this driver's.
+    func message(for error: any Error) -> String?
 
     /// Runs one statement; returns the number of rows it changed.
     @discardableResult
@@ -135,75 +159,10 @@ public protocol SQLDatabase: AnyObject {
     func close()
 }
 
-extension SQLiteRow: SQLRowReading {
-    // By storage class, whatever kind the column was asked to decode as.
-    public func storedNumber(at index: Int) -> StoredNumber {
-        if let n = integer(at: index) { return .integer(n) }
-        if let d = real(at: index) { return .real(d) }
-        return isNull(at: index) ? .null : .other
-    }
-}
-
-extension SQLiteConnection: SQLDatabase {
-    public var dialect: SQLDialect { .sqlite }
-    public var location: String { path }
-    public var changeCounter: Int { totalChanges }
-    public var maximumArguments: Int { variableLimit }
-    public var interrupter: @Sendable () -> Void { { [handle = interruptHandle] in handle.interrupt() } }
-
-    @discardableResult
-    public func run(_ sql: String, _ arguments: [Value]) throws -> Int {
-        try execute(sql, arguments)
-        return changes
-    }
-
-    public func streamRows(_ sql: String, _ arguments: [Value], as kinds: [SQLValueKind],
-                           _ body: (any SQLRowReading) throws -> Void) throws {
-        // The cursor is boxed as `any SQLRowReading` once, not once per row.
-        try withCursor(sql, arguments, as: kinds) { (row: SQLiteRow, next) in
-            let reading: any SQLRowReading = row
-            while try next() { try body(reading) }
-        }
-    }
-
-    public func insertReturningKey(_ sql: String, _ arguments: [Value]) throws -> Int64 {
-        try execute(sql, arguments)
-        return lastInsertRowID
-    }
-
-    /// A statement of its own (not the cache's, which a nested query of the
-    /// same text could be using), reset after every run.
-    public func preparedRunner(_ sql: String) throws -> ([Value]) throws -> Void {
-        let statement = try prepare(sql)
-        return { arguments in
-            defer { statement.reset() }
-            try statement.bind(arguments)
-            while try statement.step() {}
-        }
-    }
-
-    public func inTransaction<T>(_ body: () throws -> T) throws -> T {
-        try transaction(.immediate, body)
-    }
-
-    public func restartKeys(after table: String) throws {}
-
-    public func isArithmeticOverflow(_ error: any Error) -> Bool {
-        // SQLite has no code of its own for it: SUM raises SQLITE_ERROR
-        // with exactly this message (sumFinalize in func.c).
-        guard let e = error as? SQLiteError else { return false }
-        return e.code == 1 && e.message == "integer overflow"
-    }
-
-    public func tableNames() throws -> [String] {
-        try query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap {
-            if case .string(let s) = $0.first { return s }
-            return nil
-        }
-    }
-}
-
 extension SQLDatabase {
+    /// Whether `error` is a write refused for a broken constraint.
+    public func isConstraintViolation(_ error: any Error) -> Bool { constraintViolation(in: error) != nil }
+
     /// Drivers that cannot be interrupted have nothing to remember.
     public func clearInterruptRequest() {}
     public func throwIfInterruptRequested() throws {}

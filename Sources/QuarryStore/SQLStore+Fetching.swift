@@ -83,7 +83,7 @@ extension SQLStore {
     /// `rows`, recording each row's sort keys in `sorter` as it goes.
     func rows(_ sql: SQLFragment, columns: [PlannedColumn], of entity: String,
               recording sorter: inout MemorySorter?) throws -> [StoredObject] {
-        var kinds: [SQLiteValueKind] = [.int, .string]
+        var kinds: [SQLValueKind] = [.int, .string]
         for c in columns {
             switch c.kind {
             case .attribute(let t): kinds.append(StoreValues.kind(t))

@@ -47,42 +47,6 @@ public final class SQLStore {
     /// Whether writes record persistent history, and who is writing (SQLStore+History.swift).
     let historyState = HistoryState()
 
-    /// The SQLite connection of a SQLite store (tests, the fixture writer and
-    /// the shell's SQLite-only commands use it); nil on other databases.
-    public var sqlite: SQLiteConnection? { database as? SQLiteConnection }
-
-    /// The SQLite connection; only for stores known to be SQLite (tests).
-    public var connection: SQLiteConnection {
-        guard let sqlite else { preconditionFailure("\(database.location) is not a SQLite store") }
-        return sqlite
-    }
-
-    /// Opens (or creates) the store at `path` (`:memory:` for a private
-    /// in-memory database), creating the schema when the file is new. The
-    /// model is kept in the store, so `SQLStore.storedModel(at:)` reopens it
-    /// without the model file: when `modelFile` names the single file the
-    /// model was read from (YAML, JSON or a Core Data `contents` XML), its
-    /// text; otherwise the model written out as JSON.
-    ///
-    /// A file that holds tables but is not a Quarry store (a Core Data
-    /// store, any other SQLite database) is refused with
-    /// `StoreError.foreignDatabase` before anything is written to it
-    /// (SQLiteFileInspection.swift).
-    ///
-    /// A store made with an earlier version of the model is migrated in
-    /// place when `migration` is `.automatic` (Migration.swift); with
-    /// `.none` (the default: nothing is changed behind the caller's back) it
-    /// is refused with `StoreError.migrationNeeded`, which lists the changes.
-    public convenience init(path: String, model: Model, modelFile: String? = nil, migration: MigrationPolicy = .none) throws {
-        // Before SQLite touches the path: a FIFO would block the open, and a
-        // name the databases refuse would leave a stub file behind.
-        try StorePathCheck.check(path)
-        try model.validateStorageNames()
-        if let refusal = try SQLiteFileInspection.kind(of: path).refusal(path: path) { throw refusal }
-        let connection = path == ":memory:" ? try SQLiteConnection.inMemory() : try SQLiteConnection(path: path)
-        try self.init(database: connection, model: model, modelFile: modelFile, migration: migration)
-    }
-
     /// Opens a store on an open database: creates the schema (and, on
     /// PostgreSQL, Quarry's SQL functions) in one transaction when the
     /// database has none, or checks that the existing tables are this
@@ -190,21 +154,6 @@ public final class SQLStore {
         let lower = path.lowercased()
         let format = lower.hasSuffix(".json") ? "json" : (lower.hasSuffix(".yaml") || lower.hasSuffix(".yml")) ? "yaml" : "xml"
         return (text, format)
-    }
-
-    /// The model saved in a SQLite store Quarry created, or nil when the file
-    /// holds none (or is not a Quarry store). Errors: the file is not
-    /// SQLite, or the saved model no longer reads.
-    public static func storedModel(at path: String) throws -> Model? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        try StorePathCheck.check(path)
-        // Not even a read-only open (which may write a `-shm`) of a file that is not Quarry's.
-        let kind = try SQLiteFileInspection.kind(of: path)
-        if let refusal = kind.refusal(path: path) { throw refusal }
-        if kind == .empty { return nil }
-        let connection = try SQLiteConnection(path: path, options: .init(readOnly: true, create: false))
-        defer { connection.close() }
-        return try storedModel(in: connection)
     }
 
     /// The model saved in the store on `database`, or nil.
@@ -322,7 +271,8 @@ public final class SQLStore {
     }
 }
 
-/// Errors of the store itself (the SQL layer's are `SQLiteError`, the language's `Diagnostic`).
+/// Errors of the store itself (the database's are its driver's, classified
+/// through `SQLDatabase`; the language's are `Diagnostic`s).
 public enum StoreError: Error, Equatable, CustomStringConvertible {
     case unknownEntity(String, suggestion: String?)
     /// An insert of an abstract entity; `concrete` are the sub-entities

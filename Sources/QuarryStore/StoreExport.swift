@@ -19,7 +19,6 @@
 import Foundation
 import QuarryModel
 import QuarrySQL
-import QuarrySQLite
 
 /// What an export copied.
 public struct ExportSummary: Sendable, Equatable {
@@ -87,9 +86,9 @@ public enum StoreExport {
                 }
                 let copied: (rows: Int, perEntity: [String: Int])
                 // A Quarry source's externally stored values are exported inline (ExternalBinaryStorage+Rows.swift).
-                if let from = source.database as? SQLiteConnection, let to = target.database as? SQLiteConnection,
-                   source.exportDecoders(table: table.name, columns: table.columns).isEmpty {
-                    copied = try copySQLiteTable(table, expectedRows: totals[index], from: from, to: to, copied: report)
+                if source.exportDecoders(table: table.name, columns: table.columns).isEmpty,
+                   let fast = try copyBetweenSQLite(table, expectedRows: totals[index], from: source, to: target, copied: report) {
+                    copied = fast
                 } else {
                     copied = try copyTable(table, from: source, to: target, raw: target.database.dialect == .sqlite, copied: report)
                 }
@@ -129,12 +128,12 @@ public enum StoreExport {
             do {
                 // The file is temporary until renamed: no journal is needed
                 // for a crash to lose nothing promised, and the copy is faster.
-                try target.connection.execute("PRAGMA journal_mode = OFF")
-                try target.connection.execute("PRAGMA synchronous = OFF")
+                try target.database.run("PRAGMA journal_mode = OFF")
+                try target.database.run("PRAGMA synchronous = OFF")
                 summary = try copy(from: source, to: target, progress: progress)
                 // Back to the store's usual journal for whoever opens it
                 // next (closing the connection leaves no -wal behind).
-                try target.connection.execute("PRAGMA journal_mode = WAL")
+                try target.database.run("PRAGMA journal_mode = WAL")
             } catch {
                 target.database.close()
                 throw error
@@ -216,68 +215,6 @@ public enum StoreExport {
             }
             return plans
         }
-    }
-
-    /// SQLite to SQLite: each source row's columns bound straight into a
-    /// prepared INSERT of `sqliteBatch` rows (`sqlite3_bind_value`, no
-    /// `Value` made); one step per batch.
-    private static func copySQLiteTable(_ table: TablePlan, expectedRows: Int, from source: SQLiteConnection, to target: SQLiteConnection,
-                                        copied: (Int) -> Void) throws -> (rows: Int, perEntity: [String: Int]) {
-        let width = table.columns.count
-        let quotedColumns = table.columns.map(SQLIdentifier.quoted).joined(separator: ", ")
-        let batch = max(1, min(sqliteBatch, target.variableLimit / width))
-        func insert(rows: Int) throws -> SQLiteStatement {
-            let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
-            return try target.prepare("INSERT INTO \(SQLIdentifier.quoted(table.name)) (\(quotedColumns)) VALUES "
-                + Array(repeating: row, count: rows).joined(separator: ", "))
-        }
-        let full = try insert(rows: batch), single = try insert(rows: 1)
-        // Whole batches while at least a batch of the counted rows is left,
-        // then row by row.
-        let batched = expectedRows - expectedRows % batch
-        let order = table.isJoin ? "\(StoreMapping.quotedJoinSource), \(StoreMapping.quotedJoinTarget)" : SQLIdentifier.quoted(StoreMapping.primaryKey)
-        var total = 0, pending = 0, sinceReport = 0
-        var perEntity: [String: Int] = [:]
-        var lastEntity = "", lastCount = 0
-        try source.withCursor("SELECT \(quotedColumns) FROM \(SQLIdentifier.quoted(table.name)) ORDER BY \(order)") { row, next in
-            while try next() {
-                if !table.isJoin {
-                    if !row.text(at: 1, equals: lastEntity) {
-                        if lastCount > 0 { perEntity[lastEntity, default: 0] += lastCount }
-                        guard let name = row.string(at: 1) else { throw ExportError("\(table.name) has a row without an entity name") }
-                        lastEntity = name
-                        lastCount = 0
-                    }
-                    lastCount += 1
-                }
-                if total < batched {
-                    try full.bind(columnsOf: row, count: width, toParametersFrom: pending * width + 1)
-                    pending += 1
-                    guard pending == batch else { continue }
-                    defer { full.reset() }
-                    _ = try full.step()
-                    total += pending
-                    sinceReport += pending
-                    pending = 0
-                } else {
-                    try single.bind(columnsOf: row, count: width)
-                    defer { single.reset() }
-                    _ = try single.step()
-                    total += 1
-                    sinceReport += 1
-                }
-                if sinceReport >= 10_000 {
-                    copied(sinceReport)
-                    sinceReport = 0
-                }
-            }
-        }
-        full.clearBindings()
-        single.clearBindings()
-        guard pending == 0 else { throw ExportError("\(table.name) changed while it was exported (fewer rows than counted)") }
-        if sinceReport > 0 { copied(sinceReport) }
-        if lastCount > 0 { perEntity[lastEntity, default: 0] += lastCount }
-        return (total, perEntity)
     }
 
     /// Streams one table's rows (in key order) into the target through

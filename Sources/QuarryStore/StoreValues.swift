@@ -71,7 +71,7 @@ enum StoreValues {
     }
 
     /// How to read a column of an attribute type back into a Value.
-    static func kind(_ type: AttributeType) -> SQLiteValueKind {
+    static func kind(_ type: AttributeType) -> SQLValueKind {
         switch type {
         case .boolean: return .bool
         case .integer16, .integer32, .integer64: return .int

@@ -20,6 +20,10 @@ final class CountingDatabase: SQLDatabase {
     var maximumArguments: Int { base.maximumArguments }
     var interrupter: @Sendable () -> Void { base.interrupter }
     func isArithmeticOverflow(_ error: any Error) -> Bool { base.isArithmeticOverflow(error) }
+    func isInterruption(_ error: any Error) -> Bool { base.isInterruption(error) }
+    func constraintViolation(in error: any Error) -> SQLConstraintViolation? { base.constraintViolation(in: error) }
+    func isValueOutOfRange(_ error: any Error) -> Bool { base.isValueOutOfRange(error) }
+    func message(for error: any Error) -> String? { base.message(for: error) }
 
     func run(_ sql: String, _ arguments: [Value]) throws -> Int {
         statements.append(sql)

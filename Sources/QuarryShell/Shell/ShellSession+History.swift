@@ -19,7 +19,7 @@ extension ShellSession {
         case ["on"], ["off"]:
             try refuseInTransaction(".history \(arguments[0])", at: command)
             let store = try store()
-            do { try store.setHistoryTracking(arguments[0].lowercased() == "on") } catch { throw Self.historyFailure(error) }
+            do { try store.setHistoryTracking(arguments[0].lowercased() == "on") } catch { throw Self.historyFailure(error, from: store.database) }
             output("history \(store.recordsHistory ? "on" : "off")\n")
             return
         case let a where a.count == 2 && a[0] == "since":
@@ -31,7 +31,8 @@ extension ShellSession {
             throw ShellError(.badDotArgument, "usage: \(usage)", at: words.count > 1 ? words[1].1 : command)
         }
         let transactions: [HistoryTransaction]
-        do { transactions = try store().history(after: after) } catch let error as ShellError { throw error } catch { throw Self.historyFailure(error) }
+        let store = try store()
+        do { transactions = try store.history(after: after) } catch { throw Self.historyFailure(error, from: store.database) }
         var rows: [[Value]] = []
         for t in transactions {
             let head: [Value] = [.int(t.token.value), .date(t.timestamp.timeIntervalSinceReferenceDate),
@@ -46,8 +47,8 @@ extension ShellSession {
     }
 
     /// A store's refusal (no history kept, a read-only store) as the shell reports it.
-    static func historyFailure(_ error: any Error) -> ShellError {
+    static func historyFailure(_ error: any Error, from database: any SQLDatabase) -> ShellError {
         if let quarry = error as? any QuarryError, quarry.report.code == "R004" { return .failed("\(error)", code: .notSupported) }
-        return .failed(databaseMessage(error))
+        return .failed(databaseMessage(error, from: database))
     }
 }

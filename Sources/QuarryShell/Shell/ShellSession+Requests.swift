@@ -72,7 +72,7 @@ extension ShellSession {
             } catch let e as StoreError {
                 guard case .outOfRange(let key, _, _, _, _) = e else { throw e }
                 throw located(e.description, key: key)
-            } catch let e as PostgresDatabaseError where e.sqlState == "22003" && !computedIntegers.isEmpty {
+            } catch where s.database.isValueOutOfRange(error) && !computedIntegers.isEmpty {
                 let keys = computedIntegers.map { "\(entityName).\($0.key.text)" }.joined(separator: " or ")
                 throw located("\(keys): the computed value does not fit the attribute's type; nothing was written", key: computedIntegers[0].key.text)
             }

@@ -113,17 +113,12 @@ extension ShellSession {
             // anything else the store refuses was bad input (65).
             if error.code != ShellCode.validationFailed.rawValue { error.exitCode = ExitStatus.badInput }
             throw error
-        } catch let e as SQLiteError {
-            if e.kind == .interrupted { throw ShellError.failed("interrupted", code: .interrupted) }
-            // Never the database's raw message with the SQL that failed.
-            throw ShellError.failed(Self.databaseMessage(e), code: e.kind == .constraint ? .constraintFailed : .statementFailed)
-        } catch let e as PostgresDatabaseError {
-            if e.kind == .canceled { throw ShellError.failed("\(e)") }   // the driver says why (cancelled, or timed out)
-            let code: ShellCode = e.sqlState == "22003" ? .validationFailed : e.sqlState?.hasPrefix("23") == true ? .constraintFailed : .statementFailed
-            throw ShellError.failed(Self.databaseMessage(e), code: code)
-        } catch let e as any QuarryError {
-            throw ShellError(reporting: e)   // any other Quarry error keeps its own code
         } catch {
+            // The database's errors, told apart by its driver (an interruption,
+            // a broken constraint ...), never its raw message with the SQL
+            // that failed (ShellSession+DatabaseErrors.swift).
+            if let failure = Self.databaseFailure(error, from: s.database) { throw failure }
+            if let e = error as? any QuarryError { throw ShellError(reporting: e) }   // any other Quarry error keeps its own code
             throw ShellError.failed("\(error)")
         }
     }
@@ -212,14 +207,15 @@ extension ShellSession {
             id = object.objectID
         } catch let refused as ValidationError {
             throw refusal(refused, verb: "INSERT", spans: spans, values: given, fallback: name.span)
-        } catch let e as SQLiteError where e.kind == .interrupted {
+        } catch where s.database.isInterruption(error) {
             throw ShellError.failed("interrupted", code: .interrupted)
         } catch let e as ContextError {
             throw ShellError(.malformedAssignment, e.description, at: name.span)
         } catch let e as DerivedAttributeError {
             throw ShellError(reporting: e)
         } catch {
-            throw ShellError.failed(Self.databaseMessage(error), code: Self.isConstraintError(error) ? .constraintFailed : .statementFailed)
+            throw ShellError.failed(Self.databaseMessage(error, from: s.database),
+                                    code: s.database.isConstraintViolation(error) ? .constraintFailed : .statementFailed)
         }
         watch?.inserted(id)
         return ResultSet(columns: ["inserted"], rows: [[.string(id.description)]])

@@ -136,7 +136,7 @@ extension ShellSession {
             rows = try store.database.rows("SELECT \(SQLIdentifier.quoted(StoreMapping.entityColumn)) FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(StoreMapping.primaryKey)) = ?",
                                            [.int(named.primaryKey)], as: [.string])
         } catch {
-            throw ShellError.failed("cannot read \(named): \(Self.databaseMessage(error))")
+            throw ShellError.failed("cannot read \(named): \(Self.databaseMessage(error, from: store.database))")
         }
         guard case .string(let stored)? = rows.first?.first, let storedEntity = model.entity(named: stored),
               storedEntity.isKind(of: namedEntity.name, in: model) else {
@@ -232,7 +232,7 @@ extension ShellSession {
             } catch let error as ShellError {
                 throw error
             } catch {
-                throw ShellError.failed(Self.databaseMessage(error))
+                throw ShellError.failed(Self.databaseMessage(error, from: store.database))
             }
         }
     }
@@ -247,47 +247,5 @@ extension ShellSession {
             default: return Printer.format(v)
             }
         }.joined(separator: "\u{0}")
-    }
-
-    /// Whether the database refused a write for a constraint (unique, foreign key, not null).
-    static func isConstraintError(_ error: Error) -> Bool {
-        if let e = error as? SQLiteError { return e.kind == .constraint }
-        if let e = error as? PostgresDatabaseError { return e.sqlState?.hasPrefix("23") == true }
-        return false
-    }
-
-    /// What a database error says, without the SQL that failed: a broken
-    /// constraint in the model's terms, anything else in the driver's words.
-    static func databaseMessage(_ error: Error) -> String {
-        if let e = error as? SQLiteError {
-            if e.kind == .constraint {
-                switch e.constraintKind {
-                case "UNIQUE", "PRIMARY KEY":
-                    return "the change would repeat a value that must be unique" + (e.constraint.map { " (\($0))" } ?? "") + "; nothing was written"
-                case "FOREIGN KEY":
-                    return "the change would leave a relationship pointing at no object; nothing was written"
-                case "NOT NULL":
-                    return "a required value is missing" + (e.constraint.map { " (\($0))" } ?? "") + "; nothing was written"
-                default:
-                    break
-                }
-            }
-            return e.message
-        }
-        if let e = error as? PostgresDatabaseError {
-            switch e.sqlState {
-            case "23505": return "the change would repeat a value that must be unique; nothing was written"
-            case "23503": return "the change would leave a relationship pointing at no object; nothing was written"
-            case "23502": return "a required value is missing; nothing was written"
-            case "22003": return "a computed value does not fit its attribute's type; nothing was written"
-            default:
-                // The server's words, without the SQL that failed.
-                var text = e.message + (e.sqlState.map { " (SQLSTATE \($0))" } ?? "")
-                if let d = e.detail, !d.isEmpty { text += "\nDETAIL: \(d)" }
-                if let h = e.hint, !h.isEmpty { text += "\nHINT: \(h)" }
-                return text
-            }
-        }
-        return "\(error)"
     }
 }

@@ -56,7 +56,7 @@ let benchmarks: @Sendable () -> Void = {
     let sql = try! store.explain({ var r = request; r.fetchBatchSize = 0; return r }()).sql
     Benchmark("M baseline: the same SQL into structs by hand") { _ in
         var rows: [Row] = []
-        try store.connection.forEachRow(sql.sql, sql.arguments) { row in
+        try store.sqlite!.forEachRow(sql.sql, sql.arguments) { row in
             rows.append(Row(pk: row.int(at: 0), name: row.string(at: 2) ?? "", age: row.isNull(at: 3) ? nil : row.int(at: 3),
                             salary: row.int(at: 4), startDate: row.isNull(at: 5) ? nil : row.double(at: 5),
                             active: row.int(at: 6) != 0, department: row.isNull(at: 7) ? nil : row.int(at: 7)))

@@ -27,7 +27,7 @@ func salary(_ i: Int) -> Int64 { Int64(20_000 + (i &* 7919) % 180_000) }
 /// The company store of `count` employees, department `1 + i % 1000`.
 func fill(_ store: SQLStore, employees count: Int) throws {
     if store.database.dialect == .sqlite {
-        let c = store.connection
+        let c = store.sqlite!
         try c.transaction {
             let d = try c.prepare(#"INSERT INTO "Department" ("_pk", "_entity", "name") VALUES (?, 'Department', ?)"#)
             for i in 1...departments {

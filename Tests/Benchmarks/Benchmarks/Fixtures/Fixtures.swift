@@ -31,7 +31,7 @@ func remove(_ path: String) {
 /// The hand-written loader: one prepared INSERT per table, one transaction.
 func handWritten(_ path: String) throws {
     let store = try SQLStore(path: path, model: model)
-    let db = store.connection
+    let db = store.sqlite!
     try db.execute("PRAGMA journal_mode = OFF")
     try db.execute("PRAGMA synchronous = OFF")
     try db.execute("BEGIN IMMEDIATE")

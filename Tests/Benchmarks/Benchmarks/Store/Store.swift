@@ -22,7 +22,7 @@ import QuarryStore
 /// the batch delete benchmark to restore from.
 nonisolated(unsafe) let store: SQLStore = {
     let store = makeCompanyStore("bench", employees: 1_000_000)
-    try! store.connection.execute(#"CREATE TABLE "EmployeeBackup" AS SELECT * FROM "Employee""#)
+    try! store.sqlite!.execute(#"CREATE TABLE "EmployeeBackup" AS SELECT * FROM "Employee""#)
     return store
 }()
 
@@ -48,7 +48,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     let emitted = try! SQLPlanner.plan(FetchRequest(entity: "Employee", predicate: try! Parser.parsePredicate(typical)), mapping: store.mapping).sql.sql
     Benchmark("2 baseline: prepare the emitted SQL", configuration: .init(scalingFactor: .kilo, maxIterations: 100_000)) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try store.connection.prepare(emitted)) }
+        for _ in benchmark.scaledIterations { blackHole(try store.sqlite!.prepare(emitted)) }
     }
 
     Benchmark("3 quarry: fetch salary > 100000 sorted, all rows, objects") { _ in
@@ -74,7 +74,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try store.count(prefix))
     }
     Benchmark("6 baseline: count name LIKE 'jo%' in SQL (ASCII-only)") { _ in
-        blackHole(try store.connection.query(#"SELECT COUNT(*) FROM "Employee" WHERE "name" LIKE 'jo%'"#).count)
+        blackHole(try store.sqlite!.query(#"SELECT COUNT(*) FROM "Employee" WHERE "name" LIKE 'jo%'"#).count)
     }
 
     let perDepartment: FetchRequest = {
@@ -88,7 +88,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try store.fetchDictionaries(perDepartment).count)
     }
     Benchmark("7 baseline: correlated subqueries by hand") { _ in
-        blackHole(try store.connection.query(#"SELECT d."name", (SELECT COUNT(*) FROM "Employee" e WHERE e."department" = d."_pk"), (SELECT AVG(e."salary") FROM "Employee" e WHERE e."department" = d."_pk") FROM "Department" d ORDER BY d."name""#).count)
+        blackHole(try store.sqlite!.query(#"SELECT d."name", (SELECT COUNT(*) FROM "Employee" e WHERE e."department" = d."_pk"), (SELECT AVG(e."salary") FROM "Employee" e WHERE e."department" = d."_pk") FROM "Department" d ORDER BY d."name""#).count)
     }
     let grouped: FetchRequest = {
         var r = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("dept")])
@@ -101,7 +101,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try store.fetchDictionaries(grouped).count)
     }
     Benchmark("7 baseline: GROUP BY by hand") { _ in
-        blackHole(try store.connection.query(#"SELECT d."name", AVG(e."salary") FROM "Employee" e LEFT JOIN "Department" d ON d."_pk" = e."department" GROUP BY d."name" ORDER BY d."name""#).count)
+        blackHole(try store.sqlite!.query(#"SELECT d."name", AVG(e."salary") FROM "Employee" e LEFT JOIN "Department" d ON d."_pk" = e."department" GROUP BY d."name" ORDER BY d."name""#).count)
     }
 
     // Scenario 9: the same change made object by object through a context
@@ -118,9 +118,9 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(objects.count)
     }
     Benchmark("9 baseline: cached-statement UPDATE loop", configuration: .init(maxIterations: 3)) { _ in
-        let keys = try store.connection.query(#"SELECT "_pk", "age" FROM "Employee" WHERE "active" = 1"#)
-        try store.connection.transaction {
-            let update = try store.connection.prepare(#"UPDATE "Employee" SET "age" = ? WHERE "_pk" = ?"#)
+        let keys = try store.sqlite!.query(#"SELECT "_pk", "age" FROM "Employee" WHERE "active" = 1"#)
+        try store.sqlite!.transaction {
+            let update = try store.sqlite!.prepare(#"UPDATE "Employee" SET "age" = ? WHERE "_pk" = ?"#)
             for row in keys {
                 guard case .int(let pk) = row[0], case .int(let age) = row[1] else { continue }
                 try update.bind([.int(age + 1), .int(pk)])
@@ -136,12 +136,12 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try store.batchUpdate(entity: "Employee", predicate: half, set: [("age", try Parser.parseExpression("age + 1"))]))
     }
     Benchmark("8 baseline: one hand-written UPDATE") { _ in
-        try store.connection.transaction { try store.connection.execute(#"UPDATE "Employee" SET "age" = "age" + 1 WHERE "active" = 1"#) }
+        try store.sqlite!.transaction { try store.sqlite!.execute(#"UPDATE "Employee" SET "age" = "age" + 1 WHERE "active" = 1"#) }
     }
     func restore() throws {
-        try store.connection.transaction {
-            try store.connection.execute(#"DELETE FROM "Employee""#)
-            try store.connection.execute(#"INSERT INTO "Employee" SELECT * FROM "EmployeeBackup""#)
+        try store.sqlite!.transaction {
+            try store.sqlite!.execute(#"DELETE FROM "Employee""#)
+            try store.sqlite!.execute(#"INSERT INTO "Employee" SELECT * FROM "EmployeeBackup""#)
         }
     }
     Benchmark("8 quarry: batch delete of 500k rows", configuration: .init(maxIterations: 5)) { benchmark in
@@ -153,7 +153,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("8 baseline: one hand-written DELETE", configuration: .init(maxIterations: 5)) { benchmark in
         try restore()
         benchmark.startMeasurement()
-        try store.connection.transaction { try store.connection.execute(#"DELETE FROM "Employee" WHERE "active" = 1"#) }
+        try store.sqlite!.transaction { try store.sqlite!.execute(#"DELETE FROM "Employee" WHERE "active" = 1"#) }
         benchmark.stopMeasurement()
     }
 }

@@ -46,7 +46,7 @@ public enum CompanyEmployee {
 /// Adds 100 departments and `employees` employees (keys 1...employees) to
 /// an empty company store, in one transaction.
 public func fillCompanyStore(_ store: SQLStore, employees: Int) throws {
-    let c = store.connection
+    let c = store.sqlite!
     try c.transaction {
         let d = try c.prepare(#"INSERT INTO "Department" ("_pk", "_entity", "name") VALUES (?, 'Department', ?)"#)
         for i in 1...100 {

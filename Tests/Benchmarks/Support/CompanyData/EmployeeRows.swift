@@ -19,7 +19,7 @@ public struct EmployeeRow {
 /// The rows of `sql` (a planned SELECT of Employee) in `store`, decoded into structs.
 public func readEmployeeRows(_ store: SQLStore, _ sql: SQLFragment) throws -> [EmployeeRow] {
     var rows: [EmployeeRow] = []
-    try store.connection.forEachRow(sql.sql, sql.arguments) { row in
+    try store.sqlite!.forEachRow(sql.sql, sql.arguments) { row in
         rows.append(EmployeeRow(pk: row.int(at: 0), name: row.string(at: 2) ?? "", age: row.isNull(at: 3) ? nil : row.int(at: 3),
                                 salary: row.int(at: 4), startDate: row.isNull(at: 5) ? nil : row.double(at: 5),
                                 active: row.int(at: 6) != 0, department: row.isNull(at: 7) ? nil : row.int(at: 7)))
