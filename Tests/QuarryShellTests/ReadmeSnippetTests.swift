@@ -163,8 +163,11 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
         // short value stays a BLOB, so stores made before the flag read unchanged).
         // Every read path gives the bytes back. Files are written and fsynced
         // before COMMIT under fresh names, and removed only after the transaction
-        // ended (replaced, deleted, cascaded or rolled-back values) or at open (a
-        // crashed writer's): no row ever names a missing file. A PostgreSQL schema
+        // ended (replaced, deleted, cascaded or rolled-back values: the names a
+        // write drops are noted by the connection's TEMP triggers, so a write
+        // checks only those, whatever the number of files) or at open (a crashed
+        // writer's, or rows deleted by another program such as sqlite3): no row
+        // ever names a missing file. A PostgreSQL schema
         // (no folder beside it) and `:memory:` keep such values inline in the
         // column. Predicates and sorts follow the transformable rules above (nil
         // tests in SQL, the rest in memory; sorts refused); a batch update of one
