@@ -64,8 +64,8 @@ enum LayoutModels {
           ("  Person:\n", "  Zine:\n    attributes:\n      issue: integer32\n    relationships:\n      book: { to: Book, inverse: zine }\n  Person:\n")]),
         ("a many-to-many whose owner sorts first",
          [("entities:\n", "entities:\n  Atlas:\n    attributes:\n      scale: integer32\n    relationships:\n      shelves: { to: Shelf, many: true, inverse: atlases }\n"),
-          ("          items: { to: Item, many: true, inverse: shelf }\n",
-           "          items: { to: Item, many: true, inverse: shelf }\n          atlases: { to: Atlas, many: true, inverse: shelves }\n")]),
+          ("      items: { to: Item, many: true, inverse: shelf }\n",
+           "      items: { to: Item, many: true, inverse: shelf }\n      atlases: { to: Atlas, many: true, inverse: shelves }\n")]),
     ]
 
     static func model(_ edits: [(String, String)]) throws -> Model {
