@@ -108,6 +108,20 @@ enum LayoutModels {
         return out
     }
 
+    /// What each of the `columns` of each table holds, straight from the
+    /// database: every row, the columns in name order, the rows sorted. A
+    /// column that kept its name but now holds another entity's values (a
+    /// name taken over after a rename) reads differently.
+    static func contents(_ store: SQLStore, _ columns: [String: Set<String>]) throws -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for (table, names) in columns {
+            let list = names.sorted().map(SQLIdentifier.quoted).joined(separator: ", ")
+            let rows = try store.database.rows("SELECT \(list) FROM \(SQLIdentifier.quoted(table)) ORDER BY \(list)")
+            out[table] = rows.map { $0.map(Printer.format).joined(separator: " | ") }
+        }
+        return out
+    }
+
     /// Every object of the base model's concrete entities, read through the
     /// store, with the base model's keys only.
     static func dump(_ store: SQLStore, keys model: Model) throws -> StoreDump {
@@ -142,6 +156,7 @@ struct StoreLayoutTests {
         let made = try location.open(base)
         try L.populate(made)
         let before = try L.schema(made)
+        let stored = try L.contents(made, before)
         let rows = try L.dump(made, keys: base)
         made.database.close()
 
@@ -153,6 +168,11 @@ struct StoreLayoutTests {
                 continue
             }
             #expect(columns.subtracting(now).isEmpty, "\(name): \(table) lost \(columns.subtracting(now).sorted()); it has \(now.sorted())")
+        }
+        // Each old column holds what it held: no name went to another attribute.
+        if before.allSatisfy({ after[$0.key].map($0.value.isSubset) ?? false }) {
+            let now = try L.contents(migrated, before)
+            for (table, lines) in stored { #expect(now[table] == lines, "\(name): \(table) holds other values under its old column names") }
         }
         #expect(try L.dump(migrated, keys: base) == rows, "\(name): the old rows read back as they were")
         // The store works as a store of the new model, and reopens without migrating.
