@@ -87,17 +87,18 @@ public struct StoreLayoutRecord: Codable, Sendable, Equatable {
         return String(decoding: try! encoder.encode(self), as: UTF8.self)
     }
 
-    /// Reads a saved record. Throws the decoder's error, or `UnknownVersion`
-    /// for a record of a later format.
+    /// Reads a saved record. Throws the decoder's error, or an error naming
+    /// the format for a record of a later one.
     public init(json text: String) throws {
         self = try JSONDecoder().decode(StoreLayoutRecord.self, from: Data(text.utf8))
         guard version == 1 else { throw UnknownVersion(version: version) }
     }
 
-    /// A record written by a later Quarry, in a format this one does not read.
-    public struct UnknownVersion: Error, CustomStringConvertible {
-        public var version: Int
-        public var description: String { "its layout record has format \(version); this Quarry reads format 1" }
+    /// A record written by a later Quarry, in a format this one does not
+    /// read. Not public: the store reports it as `StoreError.layoutMismatch`.
+    struct UnknownVersion: Error, CustomStringConvertible {
+        var version: Int
+        var description: String { "its layout record has format \(version); this Quarry reads format 1" }
     }
 
     /// Per table, the columns the record's entities name there (attributes
