@@ -3,8 +3,10 @@
 // kept theirs (simulated by deleting the `layout` key) opens, gets the
 // record written and reads the same (a read-only file opens without it);
 // a migration saves the record of the model it migrated to and plans no
-// rename for an added sibling; a store whose tables lack a column its
-// record names, or whose record does not read, is refused, naming it.
+// rename for an added sibling; an export of a store whose names differ from
+// what its model derives writes them under the source's names; a store
+// whose tables lack a column its record names, or whose record does not
+// read, is refused, naming it.
 import Foundation
 import QuarryPostgres
 import QuarryPostgresTestSupport
@@ -81,6 +83,42 @@ struct StoreLayoutPersistenceTests {
         let difference = ModelDifference(from: try L.model([]), to: try L.model(L.additions[1].1))
         let steps = try Migration(difference, dialect: .sqlite).steps.map(\.sql)
         #expect(steps == [#"ALTER TABLE "Item" ADD COLUMN "Album_code" INTEGER"#])
+    }
+
+    /// A migrated store keeps `code` for Book and gives Album `Album_code`,
+    /// where a new store of the model would do the reverse: the export's
+    /// new store (a file, or an empty PostgreSQL schema) takes the source's
+    /// names, saves them, and answers as the source does.
+    @Test(arguments: TestEngine.available)
+    func anExportKeepsTheSourcesNames(engine: TestEngine) throws {
+        let location = try MigrationLocation.fresh(.sqlite)
+        defer { location.remove() }
+        let new = try L.model(L.additions[1].1)
+        let made = try location.open(try L.model([]))
+        try L.populate(made)
+        made.database.close()
+        let source = try location.open(new, migration: .automatic)
+        defer { source.database.close() }
+        try source.insert("Album", ["title": .string("Blue"), "code": .int(3)])
+        #expect(source.mapping.layoutRecord != StoreMapping(model: new).layoutRecord)
+        let rows = try L.dump(source, keys: new)
+        let target: SQLStore
+        let file = NSTemporaryDirectory() + "quarry-layout-export-\(getpid())-\(UInt32.random(in: 0 ... .max)).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+        switch engine {
+        case .sqlite:
+            try StoreExport.copy(from: source, toFile: file)
+            target = try SQLStore(path: file, model: new)
+        case .postgres:
+            target = try SQLStore(postgres: try PostgresTestEnvironment.freshDatabase(), model: new, layout: source.mapping.layoutRecord)
+            try StoreExport.copy(from: source, to: target)
+        }
+        defer { target.database.close() }
+        #expect(try SQLStore.storedLayout(in: target.database) == source.mapping.layoutRecord)
+        #expect(try L.dump(target, keys: new) == rows)
+        // A target laid out the way the model derives it is refused before anything is written.
+        let fresh = try SQLStore(path: ":memory:", model: new)
+        #expect(throws: ExportError.self) { try StoreExport.copy(from: source, to: fresh) }
     }
 
     /// (what is changed behind Quarry's back, SQLite statement, PostgreSQL statement, what the refusal names).
