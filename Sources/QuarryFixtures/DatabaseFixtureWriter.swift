@@ -100,7 +100,8 @@ extension FixtureGenerator {
     public func write(into store: SQLStore, append: Bool = false) throws(FixtureError) -> FixtureSummary {
         do {
             return try store.database.inTransaction {
-                var stream = records()
+                // Under the store's own names (its saved layout, SQLStore+Layout.swift).
+                var stream = records(layout: store.mapping.layoutRecord)
                 guard let plan = stream.plan else { _ = try stream.next(); return FixtureSummary() }
                 var summary = FixtureSummary()
                 var perEntity = [Int](repeating: 0, count: plan.entities.count)

@@ -87,8 +87,8 @@ public final class FixtureGenerator {
 
     /// A fresh plan: generators and wirings hold the random streams' state,
     /// so every run starts from its own.
-    func makePlan() throws(FixtureError) -> FixturePlan {
-        try FixturePlan(model: model, factories: factories, seed: seed, counts: counts, edgeCases: edgeCases)
+    func makePlan(layout: StoreLayoutRecord? = nil) throws(FixtureError) -> FixturePlan {
+        try FixturePlan(model: model, factories: factories, seed: seed, counts: counts, edgeCases: edgeCases, layout: layout)
     }
 
     /// Objects per concrete entity, as planned.
@@ -99,8 +99,11 @@ public final class FixtureGenerator {
     }
 
     /// A stream of every record, objects first (model order), then links.
-    public func records() -> FixtureStream {
-        FixtureStream(plan: Result { () throws(FixtureError) in try makePlan() }, progress: progress)
+    public func records() -> FixtureStream { records(layout: nil) }
+
+    /// The records under a store's names (`layout`: its saved layout).
+    func records(layout: StoreLayoutRecord?) -> FixtureStream {
+        FixtureStream(plan: Result { () throws(FixtureError) in try makePlan(layout: layout) }, progress: progress)
     }
 
     /// The objects of one entity (all generated; the others are discarded).

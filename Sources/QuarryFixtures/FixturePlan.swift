@@ -50,9 +50,12 @@ struct FixturePlan {
     static let defaultReference = 725_846_400.0
     static let defaultCount = 10
 
-    init(model: Model, factories: Factories, seed: UInt64, counts overrides: [String: Int], edgeCases: Bool) throws(FixtureError) {
+    /// `layout`: the names of the store the rows go into (an existing
+    /// store's saved layout); nil for a new store, whose names are derived.
+    init(model: Model, factories: Factories, seed: UInt64, counts overrides: [String: Int], edgeCases: Bool,
+         layout: StoreLayoutRecord? = nil) throws(FixtureError) {
         self.model = model
-        self.mapping = StoreMapping(model: model)
+        self.mapping = StoreMapping(model: model, layout: layout)
         self.factories = factories
         self.seed = seed
         self.reference = factories.referenceDate ?? Self.defaultReference

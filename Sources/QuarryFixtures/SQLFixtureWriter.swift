@@ -21,6 +21,8 @@ final class SQLFixtureWriter: FixtureWriter {
         out.write("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('format', 'quarry-1'), ('entities', \(Self.literal(.string(plan.model.entityNames.joined(separator: ",")))));\n")
         // The model, as SQLStore saves it, so the loaded dump opens with its path alone.
         out.write("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('model', \(Self.literal(.string(ModelArchive.json(plan.model))))), ('model_format', 'json');\n")
+        // And the names the script's tables have, as SQLStore saves them (SQLStore+Layout.swift).
+        out.write("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES (\(Self.literal(.string(StoreLayoutRecord.metadataKey))), \(Self.literal(.string(plan.mapping.layoutRecord.json))));\n")
         for entity in plan.entities {
             let columns = [StoreMapping.primaryKey, StoreMapping.entityColumn] + entity.columns
             prefixes.append("INSERT INTO \(SQLIdentifier.quoted(entity.table)) (\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (")

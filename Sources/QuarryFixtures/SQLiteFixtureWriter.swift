@@ -20,7 +20,8 @@ final class SQLiteFixtureWriter: FixtureWriter {
     private var finished = false
 
     init(path: String, plan: FixturePlan) throws {
-        store = try SQLStore(path: path, model: plan.model)
+        // Created under the plan's names, which it saves as its layout.
+        store = try SQLStore(path: path, model: plan.model, layout: plan.mapping.layoutRecord)
         let connection = store.connection
         try connection.execute("PRAGMA journal_mode = OFF")
         try connection.execute("PRAGMA synchronous = OFF")

@@ -14,13 +14,18 @@ extension SQLStore {
     /// ```swift
     /// let store = try SQLStore(postgres: "postgres://postgres@127.0.0.1:5432/postgres?schema=company", model: model)
     /// ```
+    ///
+    /// `layout`: the names a new store is created with (an export copies
+    /// its source's); an existing store keeps its own (SQLStore+Layout.swift).
     public convenience init(postgres url: String, model: Model, modelFile: String? = nil,
-                            options: PostgresDatabase.Options = PostgresDatabase.Options(), migration: MigrationPolicy = .none) throws {
-        try self.init(postgres: try PostgresDatabase(url: url, options: options), model: model, modelFile: modelFile, migration: migration)
+                            options: PostgresDatabase.Options = PostgresDatabase.Options(), migration: MigrationPolicy = .none,
+                            layout: StoreLayoutRecord? = nil) throws {
+        try self.init(postgres: try PostgresDatabase(url: url, options: options), model: model, modelFile: modelFile, migration: migration, layout: layout)
     }
 
     /// Opens the store on a connection already made.
-    public convenience init(postgres database: PostgresDatabase, model: Model, modelFile: String? = nil, migration: MigrationPolicy = .none) throws {
+    public convenience init(postgres database: PostgresDatabase, model: Model, modelFile: String? = nil, migration: MigrationPolicy = .none,
+                            layout: StoreLayoutRecord? = nil) throws {
         // One opener at a time per database: PostgreSQL refuses concurrent
         // CREATE OR REPLACE of one function ("tuple concurrently updated"),
         // and two clients creating the same new schema would collide.
@@ -35,7 +40,8 @@ extension SQLStore {
                 for statement in PostgresFunctions.installStatements { try database.run(statement, []) }
             }
         }
-        try self.init(database: database, model: model, modelFile: modelFile, setUp: PostgresFunctions.installStatements, migration: migration)
+        try self.init(database: database, model: model, modelFile: modelFile, setUp: PostgresFunctions.installStatements, migration: migration,
+                      layout: layout)
         if installed != version {
             try database.run("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('functions', ?) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\"",
                              [.string(version)])

@@ -12,9 +12,27 @@ extension StoreMapping {
     /// The order column on the destination's table of an ordered to-many
     /// stored as the destination's foreign key (nil for any other relationship).
     public func orderColumn(of relationship: String, of entity: String) -> String? {
-        guard storesOrderColumns, let e = model.entity(named: entity), let r = e.relationship(named: relationship, in: model), r.isToMany, r.isOrdered,
-              case .inverseForeignKey? = storage(of: relationship, of: entity) else { return nil }
-        return "_order_" + declaringEntity(of: relationship, from: e) + "_" + relationship
+        guard storesOrderColumns else { return nil }
+        return orderColumnNames[entity]?[relationship]
+    }
+
+    /// Per entity, the order column of each ordered to-many kept as the
+    /// destination's key: inherited from the parent, kept from the mapping's
+    /// record, or derived (`_order_<Entity>_<relationship>`). Run once, by
+    /// the initialiser, after the relationships' storage is known.
+    func deriveOrderColumns() -> [String: [String: String]] {
+        var out: [String: [String: String]] = [:]
+        for e in model.entities {
+            var map: [String: String] = [:]
+            for r in e.allRelationships(in: model) where r.isToMany && r.isOrdered && !r.isTransient {
+                guard case .inverseForeignKey? = storage(of: r.name, of: e.name) else { continue }
+                map[r.name] = e.parent.flatMap { out[$0]?[r.name] }
+                    ?? layout?.entities[e.name]?.relationships[r.name]?.orderColumn
+                    ?? "_order_" + declaringEntity(of: r.name, from: e) + "_" + r.name
+            }
+            if !map.isEmpty { out[e.name] = map }
+        }
+        return out
     }
 
     /// For a join table, whether it keeps an order read from its `source` side.

@@ -10,6 +10,13 @@
 // no column for a to-many whose inverse is to-one (the destination holds the
 // key); and a join table `_Entity_relationship` for many-to-many and for
 // to-many relationships without an inverse.
+//
+// A store keeps the names once chosen (StoreLayoutRecord.swift): built from
+// its record, the mapping uses every name the record holds as it is and
+// derives only what the record lacks (a new entity, attribute or
+// relationship), never under a name the record already uses in that table.
+// Without a record (a new store, or one made before stores kept theirs) the
+// names are derived as they always were.
 import QuarryModel
 
 /// How a relationship is stored.
@@ -27,9 +34,19 @@ public struct StoreMapping: Sendable {
     public let model: Model
     /// The engine the SQL is written for.
     public let dialect: SQLDialect
-    private var tables: [String: String] = [:]
-    private var columns: [String: [String: String]] = [:]
-    private var relationships: [String: [String: RelationshipStorage]] = [:]
+    private(set) var tables: [String: String] = [:]
+    private(set) var columns: [String: [String: String]] = [:]
+    private(set) var relationships: [String: [String: RelationshipStorage]] = [:]
+    /// Per entity, the order columns of its ordered to-manys kept as the
+    /// destination's key (StoreMapping+Ordered.swift).
+    private(set) var orderColumnNames: [String: [String: String]] = [:]
+    /// The record the mapping was built from (nil: every name derived), and
+    /// per table the names it uses, collision-folded.
+    let layout: StoreLayoutRecord?
+    private var recordedNames: [String: Set<String>] = [:]
+    /// Join-table names derived beside a record, by "Owner.relationship",
+    /// so that both sides of a many-to-many find the same one.
+    private var derivedJoinNames: [String: String] = [:]
     /// Join tables in model order: (table, source table, target table).
     public private(set) var joinTables: [(table: String, source: String, target: String, ordered: Bool)] = []
     /// Per entity, planned once: the row columns a fetch selects, and which
@@ -71,31 +88,46 @@ public struct StoreMapping: Sendable {
     }
     public static let entityColumn = "_entity"
 
-    public init(model: Model, dialect: SQLDialect = .sqlite, storesVersions: Bool = true) {
+    /// The mapping of `model`: with `layout` (a store's record), every name
+    /// the record holds is kept and only what it lacks is derived; without
+    /// one, every name is derived from the model.
+    public init(model: Model, dialect: SQLDialect = .sqlite, storesVersions: Bool = true, layout: StoreLayoutRecord? = nil) {
         self.model = model
         self.dialect = dialect
         self.storesVersions = storesVersions
+        self.layout = layout
+        let recorded = layout?.entities ?? [:]
+        recordedNames = layout?.takenNames() ?? [:]
         for entity in model.entities {
-            let table = StoreMapping.root(of: entity, in: model).name
+            let root = StoreMapping.root(of: entity, in: model)
+            let table = recorded[root.name]?.table ?? root.name
             tables[entity.name] = table
             entitiesPerTable[table, default: 0] += 1
         }
         // Columns: per table, attributes of every entity of the hierarchy;
-        // a sibling's attribute with a name already taken gets its entity's prefix.
+        // a sibling's attribute with a name already taken gets its entity's
+        // prefix. A recorded column is kept, and its name is taken from the start.
         var used: [String: Set<String>] = [:]
         for entity in model.entities {
             let table = tables[entity.name]!
+            if used[table] == nil { used[table] = StoreMapping.takenColumns.union(recordedNames[table] ?? []) }
             var map: [String: String] = [:]
             for attribute in entity.allAttributes(in: model) where !attribute.isTransient {
                 if let inherited = entity.parent.flatMap({ columns[$0]?[attribute.name] }) {
                     map[attribute.name] = inherited
                     continue
                 }
-                var column = attribute.name
-                if used[table, default: StoreMapping.takenColumns].contains(StorageNames.collisionKey(column)) {
-                    column = entity.name + "_" + attribute.name
+                if let kept = recorded[entity.name].flatMap({ $0.table == table ? $0.columns[attribute.name] : nil }) {
+                    used[table]!.insert(StorageNames.collisionKey(kept))
+                    map[attribute.name] = kept
+                    continue
                 }
-                used[table, default: StoreMapping.takenColumns].insert(StorageNames.collisionKey(column))
+                var column = attribute.name
+                if used[table]!.contains(StorageNames.collisionKey(column)) {
+                    column = entity.name + "_" + attribute.name
+                    column = unrecorded(column, in: used[table]!)
+                }
+                used[table]!.insert(StorageNames.collisionKey(column))
                 map[attribute.name] = column
             }
             columns[entity.name] = map
@@ -107,6 +139,7 @@ public struct StoreMapping: Sendable {
             }
             relationships[entity.name] = map
         }
+        orderColumnNames = deriveOrderColumns()   // StoreMapping+Ordered.swift
         for entity in model.entities {
             selects[entity.name] = planSelect(entity)
             if let f = computeEntityFilter(for: entity.name) { filters[entity.name] = f }
@@ -172,19 +205,43 @@ public struct StoreMapping: Sendable {
     private mutating func storage(of r: Relationship, from entity: Entity, used: inout [String: Set<String>]) -> RelationshipStorage {
         let inverse = r.inverse.flatMap { model.entity(named: r.destination)?.relationship(named: $0, in: model) }
         let table = tables[entity.name]!
+        // An inherited relationship is stored where its parent's is.
+        if let parent = entity.parent, let inherited = relationships[parent]?[r.name] { return inherited }
+        // A recorded storage is kept when it still fits the relationship.
+        if let kept = layout?.entities[entity.name]?.relationships[r.name]?.storage, fits(kept, r, inverse: inverse) {
+            switch kept {
+            case .foreignKey(let column):
+                used[table, default: StoreMapping.takenColumns].insert(StorageNames.collisionKey(column))
+            case .joinTable(let name, StoreMapping.joinSourceColumn, _):
+                registerJoinTable(name, source: table, target: tables[r.destination] ?? r.destination, ordered: r.isOrdered)
+            default:
+                break
+            }
+            return kept
+        }
+        // The other side's recorded storage decides which side holds the key.
+        let inverseKept = inverse.flatMap { i in layout?.entities[r.destination]?.relationships[i.name]?.storage }
         func foreignKeyColumn() -> String {
             var column = r.name
-            if used[table, default: StoreMapping.takenColumns].contains(StorageNames.collisionKey(column)),
-               columns[entity.name]?.values.contains(where: { StorageNames.collisionKey($0) == StorageNames.collisionKey(column) }) == true
-                || StoreMapping.takenColumns.contains(StorageNames.collisionKey(column)) {
+            let key = StorageNames.collisionKey(column)
+            if used[table, default: StoreMapping.takenColumns].contains(key),
+               columns[entity.name]?.values.contains(where: { StorageNames.collisionKey($0) == key }) == true
+                || StoreMapping.takenColumns.contains(key) || recordedNames[table]?.contains(key) == true {
                 // Prefixed with the declaring entity, so that sub-entities
                 // inheriting the relationship find the same column.
-                column = declaring(r.name, from: entity.name) + "_" + r.name
+                column = unrecorded(declaring(r.name, from: entity.name) + "_" + r.name, in: used[table, default: StoreMapping.takenColumns])
             }
             used[table, default: StoreMapping.takenColumns].insert(StorageNames.collisionKey(column))
             return column
         }
         if !r.isToMany {
+            if let inverse, !inverse.isToMany {
+                switch inverseKept {
+                case .foreignKey(let column)?: return .inverseForeignKey(column: column)
+                case .inverseForeignKey?: return .foreignKey(column: foreignKeyColumn())
+                default: break
+                }
+            }
             // One-to-one with an inverse: the side whose "Entity.name" sorts first owns the key.
             if let inverse, !inverse.isToMany, (r.destination, inverse.name) < (entity.name, r.name) {
                 return .inverseForeignKey(column: inverse.name)
@@ -192,6 +249,7 @@ public struct StoreMapping: Sendable {
             return .foreignKey(column: foreignKeyColumn())
         }
         if let inverse, !inverse.isToMany {
+            if case .foreignKey(let column)? = inverseKept { return .inverseForeignKey(column: column) }
             return .inverseForeignKey(column: inverse.name)
         }
         // Many-to-many (or to-many without inverse): one join table, named after
@@ -199,17 +257,64 @@ public struct StoreMapping: Sendable {
         // sub-entities inheriting one share their parent's table.
         let owner = declaring(r.name, from: entity.name)
         if let inverse {
+            if case .joinTable(let name, let source, let target)? = inverseKept, fits(inverseKept!, inverse, inverse: r) {
+                if target == StoreMapping.joinSourceColumn {
+                    registerJoinTable(name, source: table, target: tables[r.destination] ?? r.destination, ordered: r.isOrdered)
+                }
+                return .joinTable(table: name, sourceColumn: target, targetColumn: source)
+            }
             let inverseOwner = declaring(inverse.name, from: r.destination)
             if (inverseOwner, inverse.name) < (owner, r.name) {
-                let name = "_" + inverseOwner + "_" + inverse.name
-                return .joinTable(table: name, sourceColumn: "target", targetColumn: "source")
+                let name = joinTableName(inverseOwner, inverse.name)
+                return .joinTable(table: name, sourceColumn: StoreMapping.joinTargetColumn, targetColumn: StoreMapping.joinSourceColumn)
             }
         }
-        let name = "_" + owner + "_" + r.name
-        if joinTableNames.insert(name).inserted {
-            joinTables.append((name, tables[owner]!, tables[r.destination] ?? r.destination, r.isOrdered))
+        let name = joinTableName(owner, r.name)
+        registerJoinTable(name, source: tables[owner]!, target: tables[r.destination] ?? r.destination, ordered: r.isOrdered)
+        return .joinTable(table: name, sourceColumn: StoreMapping.joinSourceColumn, targetColumn: StoreMapping.joinTargetColumn)
+    }
+
+    /// Whether a recorded storage can still hold `r`: a to-one's key on
+    /// either side (the other side only when it is a to-one too), a
+    /// to-many's on the to-one inverse's side, else a join table.
+    private func fits(_ storage: RelationshipStorage, _ r: Relationship, inverse: Relationship?) -> Bool {
+        switch storage {
+        case .foreignKey: return !r.isToMany
+        case .inverseForeignKey: return inverse.map { !$0.isToMany } ?? false
+        case .joinTable: return r.isToMany && (inverse?.isToMany ?? true)
         }
-        return .joinTable(table: name, sourceColumn: "source", targetColumn: "target")
+    }
+
+    private mutating func registerJoinTable(_ name: String, source: String, target: String, ordered: Bool) {
+        if joinTableNames.insert(name).inserted { joinTables.append((name, source, target, ordered)) }
+    }
+
+    /// `_Owner_relationship`; beside a record, one the record does not
+    /// already use (numbered), the same for both sides of a many-to-many.
+    private mutating func joinTableName(_ owner: String, _ relationship: String) -> String {
+        let name = "_" + owner + "_" + relationship
+        guard let layout else { return name }
+        if let made = derivedJoinNames[owner + "." + relationship] { return made }
+        var candidate = name, n = 1
+        while layout.joinTables.contains(where: { $0.table == candidate }) || derivedJoinNames.values.contains(candidate) {
+            n += 1
+            candidate = name + "_\(n)"
+        }
+        derivedJoinNames[owner + "." + relationship] = candidate
+        return candidate
+    }
+
+    /// `column`, or beside a record and when its name is taken, `column_2`,
+    /// `column_3`…: a derived name never lands on a recorded one. (Without a
+    /// record, names are derived exactly as before records existed.)
+    private func unrecorded(_ column: String, in used: Set<String>) -> String {
+        guard layout != nil else { return column }
+        var candidate = column, n = 1
+        while used.contains(StorageNames.collisionKey(candidate)) {
+            n += 1
+            candidate = column + "_\(n)"
+        }
+        return candidate
     }
 
     /// The entity (itself or an ancestor) that declares the relationship `name`.

@@ -68,7 +68,7 @@ public struct ExportCommand {
             if isPostgres {
                 destination = (try? PostgresURL(to).redacted) ?? "the PostgreSQL store"
                 let target: SQLStore
-                do { target = try SQLStore(postgres: to, model: source.model) } catch {
+                do { target = try SQLStore(postgres: to, model: source.model, layout: source.mapping.layoutRecord) } catch {
                     return CommandOutcome(stdout: "", stderr: warnings + "error: cannot open \(destination): \(error)\n", exitCode: ExitStatus.cannotOpen)
                 }
                 defer { target.database.close() }

@@ -76,6 +76,9 @@ public struct MigrateCommand {
         } catch {
             return fail(ExitStatus.badInput, "\(error)")
         }
+        // The names the store keeps (SQLStore+Layout.swift); each version's plan builds on the last's.
+        var layout: StoreLayoutRecord?
+        do { layout = try SQLStore.storedLayout(in: database) } catch { return fail(ExitStatus.cannotOpen, "\(error)") }
         var out = ""
         if targets.allSatisfy({ ModelDifference(from: current, to: $0.model, renames: $0.renames).isEmpty }) {
             return CommandOutcome(stdout: "\(location) already holds \(model)'s model: nothing to migrate\n", stderr: "", exitCode: ExitStatus.success)
@@ -86,7 +89,8 @@ public struct MigrateCommand {
             out += "migrate \(location) to \(target.name): \(difference.changes.count) change\(difference.changes.count == 1 ? "" : "s")\n"
             out += difference.changes.map { $0.description + "\n" }.joined()
             do {
-                let migration = try Migration(difference, dialect: database.dialect, location: location)
+                let migration = try Migration(difference, dialect: database.dialect, location: location, layout: layout)
+                layout = migration.newLayout
                 out += "sql:\n" + migration.steps.map { "  " + $0.description + "\n" }.joined()
                 if !dryRun { try SQLStore.migrate(database, difference, modelFile: target.path) }
             } catch {

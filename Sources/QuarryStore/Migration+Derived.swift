@@ -10,8 +10,7 @@ import Foundation
 import QuarryBinding
 
 extension Migration {
-    static func derivedSteps(_ difference: ModelDifference, dialect: SQLDialect, location: String) throws -> [MigrationStep] {
-        let mapping = StoreMapping(model: difference.new, dialect: dialect)
+    static func derivedSteps(_ difference: ModelDifference, mapping: StoreMapping, location: String) throws -> [MigrationStep] {
         guard !mapping.derived.isEmpty else { return [] }
         var steps: [MigrationStep] = []
         let now = Date().timeIntervalSinceReferenceDate

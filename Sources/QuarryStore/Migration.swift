@@ -21,7 +21,14 @@
 //   F. drop the join tables and tables no longer used;
 //   G. check new uniqueness constraints (naming duplicates), create indexes
 //      (and PostgreSQL's foreign keys);
-//   H. save the new model.
+//   H. save the new model and its layout.
+// Names come from the store's layout record (QuarrySQL/StoreLayoutRecord.swift):
+// the old store's names are those it saved (or, for a store from before
+// layouts were saved, those its model derives); the new model keeps every
+// name of an entity, attribute and relationship it keeps unchanged
+// (ModelDifference+Layout.swift), so adding an entity or a relationship
+// never renames a column; renamed and changed ones get their new model's
+// names, as before.
 // SQLite runs the transaction with foreign_keys off (a rebuild's DROP TABLE
 // would otherwise cascade into the join tables) and checks every key with
 // `PRAGMA foreign_key_check` before committing.
@@ -95,31 +102,40 @@ public struct Migration: Sendable {
     public let difference: ModelDifference
     public let dialect: SQLDialect
     public internal(set) var steps: [MigrationStep] = []
+    /// The names of the store before and after (saved by `run`).
+    public let oldLayout: StoreLayoutRecord
+    public let newLayout: StoreLayoutRecord
 
     /// Plans the migration; throws `.notInferable` with every refusal.
-    public init(_ difference: ModelDifference, dialect: SQLDialect, location: String = "the store") throws {
+    /// `layout`: the store's saved layout (nil: the old model's derived names,
+    /// for a store that saved none).
+    public init(_ difference: ModelDifference, dialect: SQLDialect, location: String = "the store", layout: StoreLayoutRecord? = nil) throws {
         self.difference = difference
         self.dialect = dialect
+        let oldMap = StoreMapping(model: difference.old, dialect: dialect, layout: layout)
+        let newMap = StoreMapping(model: difference.new, dialect: dialect, layout: difference.carriedLayout(oldMap.layoutRecord))
+        oldLayout = oldMap.layoutRecord
+        newLayout = newMap.layoutRecord
         guard difference.isInferable else {
             throw MigrationError.notInferable(location: location, refusals: difference.refusals.map { c in
                 "\(c.property.map { "\(c.entity).\($0)" } ?? c.entity): \(c.refusal!)"
             })
         }
         if difference.sharesNoEntity && !difference.new.entities.isEmpty { throw MigrationError.unrelatedModel(location: location) }
-        var planner = MigrationPlanner(difference: difference, dialect: dialect)
+        var planner = MigrationPlanner(difference: difference, dialect: dialect, oldMap: oldMap, newMap: newMap)
         steps = planner.plan()
-        steps += try Migration.derivedSteps(difference, dialect: dialect, location: location)   // Migration+Derived.swift
+        steps += try Migration.derivedSteps(difference, mapping: newMap, location: location)   // Migration+Derived.swift
     }
 
     /// Runs the plan and saves `savedModel` (text and format, as
-    /// `_quarry_metadata` keeps it), all in one transaction.
+    /// `_quarry_metadata` keeps it) and the new layout, all in one transaction.
     public func run(on database: any SQLDatabase, location: String, savedModel: String, format: String) throws {
         let sqlite = dialect == .sqlite
         if sqlite { try database.run("PRAGMA foreign_keys = OFF", []) }
         defer { if sqlite { _ = try? database.run("PRAGMA foreign_keys = ON", []) } }
         try database.inTransaction {
             // A store from before row versions gets them first: a rebuilt table copies them (SQLStore+Versions.swift).
-            try SQLStore.addVersionColumns(to: SQLStore.tablesWithoutVersions(StoreMapping(model: difference.old, dialect: dialect), in: database), in: database)
+            try SQLStore.addVersionColumns(to: SQLStore.tablesWithoutVersions(StoreMapping(model: difference.old, dialect: dialect, layout: oldLayout), in: database), in: database)
             for step in steps {
                 do {
                     switch step.kind {
@@ -151,6 +167,7 @@ public struct Migration: Sendable {
             try database.run("DELETE FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" IN ('model', 'model_format')", [])
             try database.run("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('model', ?), ('model_format', ?)",
                              [.string(savedModel), .string(format)])
+            try SQLStore.saveLayout(newLayout, in: database)   // SQLStore+Layout.swift
         }
     }
 }

@@ -1,7 +1,8 @@
 // The planning half of a migration (Migration.swift has the order of the
 // steps and why): which old table each new table continues, which old
 // column each new column continues, where each relationship's links were
-// kept and where they go. Names come from the two store mappings and reach
+// kept and where they go. Names come from the two store mappings (the old
+// store's layout, and the new model's built from it) and reach
 // SQL only through `SQLIdentifier.quoted`; defaults and entity names are
 // bound arguments.
 import QuarryModel
@@ -24,11 +25,13 @@ struct MigrationPlanner {
     var newForeignKeys: Set<String> = []
     var rowsDeleted = false
 
-    init(difference: ModelDifference, dialect: SQLDialect) {
+    /// `oldMap`: the store's mapping (its saved layout); `newMap`: the new
+    /// model's, built from it (Migration.init).
+    init(difference: ModelDifference, dialect: SQLDialect, oldMap: StoreMapping, newMap: StoreMapping) {
         self.difference = difference
         self.dialect = dialect
-        oldMap = StoreMapping(model: difference.old, dialect: dialect)
-        newMap = StoreMapping(model: difference.new, dialect: dialect)
+        self.oldMap = oldMap
+        self.newMap = newMap
         oldSchema = SchemaBuilder.createStatements(for: oldMap).map(SchemaStatement.init)
         newSchema = SchemaBuilder.createStatements(for: newMap).map(SchemaStatement.init)
         for entity in difference.new.entities where entity.parent == nil {

@@ -33,10 +33,11 @@ extension SQLStore {
     }
 
     /// Plans and runs the migration of `difference`, saving the new model
-    /// (the model file's own text when it is a single file, as a new store does).
+    /// (the model file's own text when it is a single file, as a new store
+    /// does) and its layout, built from the one the store saved (SQLStore+Layout.swift).
     @discardableResult
     public static func migrate(_ database: any SQLDatabase, _ difference: ModelDifference, modelFile: String?) throws -> Migration {
-        let migration = try Migration(difference, dialect: database.dialect, location: database.location)
+        let migration = try Migration(difference, dialect: database.dialect, location: database.location, layout: try storedLayout(in: database))
         let source = modelFile.flatMap(modelSource) ?? (ModelArchive.json(difference.new), "json")
         try migration.run(on: database, location: database.location, savedModel: source.text, format: source.format)
         return migration

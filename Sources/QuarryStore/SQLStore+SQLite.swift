@@ -37,14 +37,18 @@ extension SQLStore {
     /// place when `migration` is `.automatic` (Migration.swift); with
     /// `.none` (the default: nothing is changed behind the caller's back) it
     /// is refused with `StoreError.migrationNeeded`, which lists the changes.
-    public convenience init(path: String, model: Model, modelFile: String? = nil, migration: MigrationPolicy = .none) throws {
+    ///
+    /// `layout`: the names a new store is created with (an export copies
+    /// its source's, StoreExport.swift); an existing store keeps its own.
+    public convenience init(path: String, model: Model, modelFile: String? = nil, migration: MigrationPolicy = .none,
+                            layout: StoreLayoutRecord? = nil) throws {
         // Before SQLite touches the path: a FIFO would block the open, and a
         // name the databases refuse would leave a stub file behind.
         try StorePathCheck.check(path)
         try model.validateStorageNames()
         if let refusal = try SQLiteFileInspection.kind(of: path).refusal(path: path) { throw refusal }
         let connection = path == ":memory:" ? try SQLiteConnection.inMemory() : try SQLiteConnection(path: path)
-        try self.init(database: connection, model: model, modelFile: modelFile, migration: migration)
+        try self.init(database: connection, model: model, modelFile: modelFile, migration: migration, layout: layout)
     }
 
     /// The model saved in a SQLite store Quarry created, or nil when the file

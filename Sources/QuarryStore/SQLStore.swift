@@ -51,19 +51,32 @@ public final class SQLStore {
     /// PostgreSQL, Quarry's SQL functions) in one transaction when the
     /// database has none, or checks that the existing tables are this
     /// model's (`StoreError.schemaMismatch` otherwise, nothing changed).
+    ///
+    /// The names of tables and columns come from the layout saved in the
+    /// store (SQLStore+Layout.swift); a new store derives them from the
+    /// model, or takes `layout` (an export copies its source's) for what it holds.
     public init(database: any SQLDatabase, model: Model, modelFile: String? = nil,
-                setUp: [String] = [], migration: MigrationPolicy = .none) throws {
+                setUp: [String] = [], migration: MigrationPolicy = .none, layout: StoreLayoutRecord? = nil) throws {
         self.model = model
-        self.mapping = StoreMapping(model: model, dialect: database.dialect)
         self.database = database
         self.readOnlyReason = nil
+        if let error = model.derivationError() { throw error }
+        let isNew = !(try database.tableNames()).contains(StoreMapping.metadataTable)
+        var stored: StoreLayoutRecord?
+        if !isNew {
+            // A store made with an earlier version of this model: migrated
+            // or refused before anything reads it (SQLStore+Migration.swift);
+            // a migration saves the layout it migrated to.
+            try SQLStore.migrateIfNeeded(database, to: model, modelFile: modelFile, policy: migration)
+            stored = try SQLStore.storedLayout(in: database)
+        }
+        self.mapping = StoreMapping(model: model, dialect: database.dialect, layout: isNew ? layout : stored)
         self.externalStorage = ExternalBinaryStorage.make(for: database, mapping: mapping)
         try checkDerivations()   // SQLStore+Derived.swift
         // Transformers the model names that nobody registered keep the
         // stored bytes; writing other values names them (StoreValues+Transformable.swift).
         ValueTransformerRegistry.shared.registerOpaqueTransformers(missingFrom: model)
-        let tables = try database.tableNames()
-        if !tables.contains(StoreMapping.metadataTable) {
+        if isNew {
             try database.inTransaction {
                 for statement in setUp { try database.run(statement, []) }
                 for statement in SchemaBuilder.createStatements(for: mapping) { try database.run(statement, []) }
@@ -71,12 +84,11 @@ public final class SQLStore {
                 try database.run("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('format', 'quarry-1'), ('entities', ?)",
                                  [.string(model.entityNames.joined(separator: ","))])
                 try saveModel(modelFile: modelFile)
+                try SQLStore.saveLayout(mapping.layoutRecord, in: database)   // SQLStore+Layout.swift
             }
         } else {
-            // A store made with an earlier version of this model: migrated
-            // or refused before anything reads it (SQLStore+Migration.swift).
-            try SQLStore.migrateIfNeeded(database, to: model, modelFile: modelFile, policy: migration)
-            try checkSchema(existing: Set(try database.tableNames()))
+            try checkSchema(existing: Set(try database.tableNames()), keepsLayout: stored != nil)
+            try checkLayout()   // SQLStore+Layout.swift
             try addMissingOrderColumns()   // SQLStore+Ordered.swift
             try addMissingVersionColumns()   // SQLStore+Versions.swift
             try openHistory()   // SQLStore+History.swift
@@ -84,6 +96,8 @@ public final class SQLStore {
             // Quarry) gets this one, now that its tables are known to match.
             // A read-only file still opens: it just stays without one.
             if try !hasSavedModel() { try? database.inTransaction { try saveModel(modelFile: modelFile) } }
+            // Likewise its layout, derived once the way it always was (SQLStore+Layout.swift).
+            if stored == nil { try? database.inTransaction { try SQLStore.saveLayout(mapping.layoutRecord, in: database) } }
         }
         // A flag removed while rows name files is refused; the files a crashed
         // writer left that no row names go (ExternalBinaryStorage.swift).
@@ -133,13 +147,18 @@ public final class SQLStore {
     }
 
     /// An existing store must hold this model's tables: a different model
-    /// would read and write the wrong columns.
-    private func checkSchema(existing: Set<String>) throws {
+    /// would read and write the wrong columns. The entities must be the
+    /// saved ones in the saved order when the names are derived from the
+    /// model (the order decides some of them); a store that keeps its
+    /// layout (`keepsLayout`) has the same names in any order.
+    private func checkSchema(existing: Set<String>, keepsLayout: Bool) throws {
         let missing = mapping.tableNames.filter { !existing.contains($0) }
         let rows = try database.query("SELECT \"value\" FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" = 'entities'", [], as: [.string])
         let saved = rows.first.flatMap { row -> String? in if case .string(let s) = row[0] { return s } else { return nil } }
         let expected = model.entityNames.joined(separator: ",")
-        if !missing.isEmpty || (saved != nil && saved != expected) {
+        let differs = keepsLayout ? saved.map { Set($0.split(separator: ",").map(String.init)) != Set(model.entityNames) } ?? false
+                                  : saved != nil && saved != expected
+        if !missing.isEmpty || differs {
             throw StoreError.schemaMismatch(location: database.location, missingTables: missing,
                                             storedEntities: saved.map { $0.split(separator: ",").map(String.init) } ?? [],
                                             modelEntities: model.entityNames)
@@ -286,6 +305,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case deleteDenied(entity: String, relationship: String, related: Int)
     case missingValue(key: String, entity: String)
     case schemaMismatch(location: String, missingTables: [String], storedEntities: [String], modelEntities: [String])
+    /// A store whose tables and columns are not those its saved layout
+    /// names (changed outside Quarry), or whose saved layout does not read:
+    /// refused before anything reads, nothing changed (SQLStore+Layout.swift).
+    case layoutMismatch(location: String, problem: String)
     /// A SQLite file with tables of its own that Quarry did not create:
     /// never written to.
     case foreignDatabase(path: String, coreData: Bool, tables: [String])
@@ -316,6 +339,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
                 text += "; it holds \(stored.joined(separator: ", ")) where the model has \(entities.joined(separator: ", "))"
             }
             return text + "; open it with its own model, or use a new store"
+        case .layoutMismatch(let location, let problem):
+            return "the store at \(location) does not match its saved layout: \(problem); was it changed outside Quarry? Nothing was changed"
         case .foreignDatabase(let path, let coreData, let tables):
             let shown = tables.prefix(6).joined(separator: ", ") + (tables.count > 6 ? ", …" : "")
             if coreData {

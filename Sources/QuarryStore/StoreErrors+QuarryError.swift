@@ -16,7 +16,7 @@ extension StoreError: QuarryError {
         case .transientAttribute: return DiagnosticCode.transientInStore.rawValue
         case .abstractEntity: return DiagnosticCode.invalidRequest.rawValue
         case .missingValue, .outOfRange, .deleteDenied: return "R006"
-        case .schemaMismatch, .foreignDatabase, .migrationNeeded: return "R002"
+        case .schemaMismatch, .layoutMismatch, .foreignDatabase, .migrationNeeded: return "R002"
         case .readOnly: return "R004"
         }
     }

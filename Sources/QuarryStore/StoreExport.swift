@@ -65,6 +65,11 @@ public enum StoreExport {
         guard source.model == target.model else {
             throw ExportError("the target store has another model than the source; export into a new file or an empty PostgreSQL schema")
         }
+        // Table by table under the same names: a target laid out otherwise
+        // (an existing store whose saved layout differs) is refused before anything is written.
+        guard source.mapping.layoutRecord == target.mapping.layoutRecord else {
+            throw ExportError("the target store names its tables and columns otherwise than the source (its saved layout differs); export into a new file or an empty PostgreSQL schema")
+        }
         let plan = TablePlan.tables(of: source.mapping)
         var totals: [Int] = []
         for table in plan {
@@ -123,7 +128,8 @@ public enum StoreExport {
         }
         removeTemporary()
         do {
-            let target = try SQLStore(path: temporary, model: source.model)
+            // Under the source's names: the copy goes table by table, column by column.
+            let target = try SQLStore(path: temporary, model: source.model, layout: source.mapping.layoutRecord)
             let summary: ExportSummary
             do {
                 // The file is temporary until renamed: no journal is needed
