@@ -102,6 +102,8 @@ public struct Attribute: Sendable, Equatable {
     /// `preserveAfterDeletion`, or the userInfo key
     /// `preserveValueInHistoryOnDeletion`).
     public var preservesValueInHistoryOnDeletion = false
+    /// Core Data's `versionHashModifier` (see ``Entity/versionHashModifier``).
+    public var versionHashModifier: String? = nil
 
     public init(name: String, type: AttributeType, isOptional: Bool = true,
                 defaultValue: Value? = nil, minimum: Value? = nil, maximum: Value? = nil,

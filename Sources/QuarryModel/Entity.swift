@@ -44,6 +44,10 @@ public struct Entity: Sendable, Equatable {
     public var fetchIndexes: [FetchIndex]
     public var uniquenessConstraints: [UniquenessConstraint]
     public var userInfo: [String: String]
+    /// Core Data's `versionHashModifier`: a free string that changes the
+    /// entity's version hash (and so forces a migration) without changing
+    /// its structure. Only the Core Data version hash reads it.
+    public var versionHashModifier: String? = nil
 
     public init(name: String, isAbstract: Bool = false, parent: String? = nil,
                 attributes: [Attribute] = [], relationships: [Relationship] = [],

@@ -55,6 +55,15 @@ public struct Relationship: Sendable, Equatable {
     public var deleteRule: DeleteRule
     public var isTransient: Bool
     public var userInfo: [String: String]
+    /// Core Data's `versionHashModifier` (see ``Entity/versionHashModifier``).
+    public var versionHashModifier: String? = nil
+    /// The counts exactly as the model file gave them (Xcode's `minCount` /
+    /// `maxCount`, absent meaning 0; the cached model's NSMinCount /
+    /// NSMaxCount), before the normalization above; nil for models built in
+    /// code or read from YAML. Core Data's version hash includes these raw
+    /// values (a required to-one without `minCount` hashes 0, not 1).
+    public var declaredMinCount: Int? = nil
+    public var declaredMaxCount: Int? = nil
 
     public init(name: String, destination: String, isToMany: Bool = false, isOrdered: Bool = false,
                 isOptional: Bool = true, minCount: Int = 0, maxCount: Int? = nil,
