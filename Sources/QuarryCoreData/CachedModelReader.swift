@@ -66,7 +66,7 @@ enum CachedModelReader {
             let parentName = parent(of: e)
             let inherited = propertyNames(parentName.flatMap { byName[$0] })
             var entity = Entity(name: entityName, isAbstract: e["NSIsAbstract"]?.bool ?? false, parent: parentName)
-            entity.versionHashModifier = archive.field(e, "NSVersionHashModifier")?.string
+            entity.versionHashModifier = archive.string(e, "NSVersionHashModifier")
             entity.uniquenessConstraints = uniquenessConstraints(e, archive: archive)
             for p in archive.elements(archive.field(e, "NSProperties")) {
                 guard let propertyName = name(of: p), !inherited.contains(propertyName) else { continue }
@@ -124,7 +124,7 @@ enum CachedModelReader {
         // Flag 16: preservesValueInHistoryOnDeletion (seen with the model
         // file's preserveAfterDeletion="YES"; the version hash confirms it).
         a.preservesValueInHistoryOnDeletion = ((p["NSFlagsKey"]?.int ?? 0) & 16) != 0
-        a.versionHashModifier = archive.field(p, "NSVersionHashModifier")?.string
+        a.versionHashModifier = archive.string(p, "NSVersionHashModifier")
         return a
     }
 
@@ -147,7 +147,7 @@ enum CachedModelReader {
                              isTransient: p["NSIsTransient"]?.bool ?? false)
         r.declaredMinCount = Int(p["NSMinCount"]?.int ?? 0)
         r.declaredMaxCount = maxCount
-        r.versionHashModifier = archive.field(p, "NSVersionHashModifier")?.string
+        r.versionHashModifier = archive.string(p, "NSVersionHashModifier")
         return r
     }
 

@@ -168,5 +168,5 @@ public enum CoreDataVersionHash {
 
     /// Names compared by their UTF-8 bytes (for ASCII names, Core Data's
     /// order; non-ASCII names are not in the corpus).
-    private static func utf8Order(_ a: String, _ b: String) -> Bool { Array(a.utf8).lexicographicallyCompare(Array(b.utf8)) }
+    private static func utf8Order(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 }
