@@ -62,8 +62,24 @@ public struct Relationship: Sendable, Equatable {
     /// NSMaxCount), before the normalization above; nil for models built in
     /// code or read from YAML. Core Data's version hash includes these raw
     /// values (a required to-one without `minCount` hashes 0, not 1).
-    public var declaredMinCount: Int? = nil
-    public var declaredMaxCount: Int? = nil
+    public var declaredMinCount: Int? {
+        get { declaredCounts.min }
+        set { declaredCounts.min = newValue }
+    }
+    public var declaredMaxCount: Int? {
+        get { declaredCounts.max }
+        set { declaredCounts.max = newValue }
+    }
+    /// How the file spelled the counts: not part of what the relationship
+    /// means, so never part of equality (a model reads the same from YAML
+    /// and from Xcode's XML, as the tests require).
+    var declaredCounts = DeclaredCounts()
+
+    struct DeclaredCounts: Sendable, Equatable {
+        var min: Int?
+        var max: Int?
+        static func == (_: DeclaredCounts, _: DeclaredCounts) -> Bool { true }
+    }
 
     public init(name: String, destination: String, isToMany: Bool = false, isOrdered: Bool = false,
                 isOptional: Bool = true, minCount: Int = 0, maxCount: Int? = nil,
