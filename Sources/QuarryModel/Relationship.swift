@@ -56,30 +56,25 @@ public struct Relationship: Sendable, Equatable {
     public var isTransient: Bool
     public var userInfo: [String: String]
     /// Core Data's `versionHashModifier` (see ``Entity/versionHashModifier``).
-    public var versionHashModifier: String? = nil
+    public var versionHashModifier: String? {
+        get { fileDetails.value.modifier }
+        set { fileDetails.value.modifier = newValue }
+    }
     /// The counts exactly as the model file gave them (Xcode's `minCount` /
     /// `maxCount`, absent meaning 0; the cached model's NSMinCount /
     /// NSMaxCount), before the normalization above; nil for models built in
     /// code or read from YAML. Core Data's version hash includes these raw
     /// values (a required to-one without `minCount` hashes 0, not 1).
     public var declaredMinCount: Int? {
-        get { declaredCounts.min }
-        set { declaredCounts.min = newValue }
+        get { fileDetails.value.minCount }
+        set { fileDetails.value.minCount = newValue }
     }
     public var declaredMaxCount: Int? {
-        get { declaredCounts.max }
-        set { declaredCounts.max = newValue }
+        get { fileDetails.value.maxCount }
+        set { fileDetails.value.maxCount = newValue }
     }
-    /// How the file spelled the counts: not part of what the relationship
-    /// means, so never part of equality (a model reads the same from YAML
-    /// and from Xcode's XML, as the tests require).
-    var declaredCounts = DeclaredCounts()
-
-    struct DeclaredCounts: Sendable, Equatable {
-        var min: Int?
-        var max: Int?
-        static func == (_: DeclaredCounts, _: DeclaredCounts) -> Bool { true }
-    }
+    /// Not part of equality (see FileDetail).
+    private var fileDetails = FileDetail<(modifier: String?, minCount: Int?, maxCount: Int?)>((nil, nil, nil))
 
     public init(name: String, destination: String, isToMany: Bool = false, isOrdered: Bool = false,
                 isOptional: Bool = true, minCount: Int = 0, maxCount: Int? = nil,

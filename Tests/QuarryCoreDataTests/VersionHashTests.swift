@@ -52,6 +52,27 @@ struct VersionHashTests {
         #expect(CoreDataVersionHash.entityHashes(required)["Person"] != .hash(expected))
     }
 
+    /// Modifiers and the file's counts change the hash but not what the
+    /// model means to Quarry (equality; see FileDetail).
+    @Test func hashOnlyFactsChangeTheHashNotEquality() {
+        let plain = Model(entities: [Entity(name: "A", attributes: [Attribute(name: "x", type: .string)],
+                                            relationships: [Relationship(name: "b", destination: "A", isOptional: false)])])
+        let before = CoreDataVersionHash.entityHashes(plain)["A"]
+        var changes: [(String, (inout Model) -> Void)] = [
+            ("entity modifier", { $0.entities[0].versionHashModifier = "v2" }),
+            ("attribute modifier", { $0.entities[0].attributes[0].versionHashModifier = "v2" }),
+            ("relationship modifier", { $0.entities[0].relationships[0].versionHashModifier = "v2" }),
+            ("declared minCount", { $0.entities[0].relationships[0].declaredMinCount = 1 }),
+        ]
+        changes.append(("declared maxCount", { $0.entities[0].relationships[0].declaredMaxCount = 2 }))
+        for (what, change) in changes {
+            var changed = plain
+            change(&changed)
+            #expect(changed == plain, "\(what)")
+            #expect(CoreDataVersionHash.entityHashes(changed)["A"] != before, "\(what)")
+        }
+    }
+
     @Test func derivedAttributesAreReportedNotGuessed() {
         var count = Attribute(name: "count", type: .integer64)
         count.derivation = "items.@count"
