@@ -10,7 +10,13 @@ and its cached model (Z_MODELCACHE: raw DEFLATE of a keyed archive), and the
 XML model the corpus pairs with it; prints per store how many entity hashes
 the layout below reproduces. Nothing is written anywhere.
 
-How the layout was found (black-box, on the stored hashes only): start from
+Provenance: a search of public code for Core Data's method names surfaced
+excerpts of decompiled Core Data, which suggested nesting a property's hash
+inside the attribute's; nothing was taken from them beyond that idea, and
+every part of the layout below stands only because the stored hashes
+confirm it.
+
+How the layout was found (on the stored hashes): start from
 the simplest entity (CoreDataPlus's abstract Writer, one Integer 16
 attribute), try candidate serialisations (orders, flag widths, endianness,
 SHA-1/SHA-256/MD5, hex or raw nesting); the match was a nested SHA-256:

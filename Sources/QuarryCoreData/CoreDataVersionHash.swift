@@ -1,10 +1,11 @@
 // Core Data's entity version hashes (`NSStoreModelVersionHashes` in a
 // store's Z_METADATA) and their digest (`NSStoreModelVersionHashesDigest`),
 // computed from a Quarry `Model`. Apple documents the inputs, not the bytes;
-// this byte layout was found black-box, by searching candidate layouts in
-// Python against the hashes Core Data wrote into the real stores of
-// ../shared/corpus (see Scripts/research/coredata-version-hash.py and
-// Tests/QuarryCoreDataTests/VersionHashTests.swift), and it is checked there:
+// this byte layout was found by searching candidate layouts in Python
+// against the hashes Core Data wrote into the real stores of
+// ../shared/corpus (how: Scripts/research/coredata-version-hash.py), and
+// it is checked against them (Tests/QuarryCoreDataTests/VersionHashTests.swift),
+// plus one hash CoreStore's documentation publishes:
 // - from the XML model paired with each store: 1,006 of 1,013 entity hashes
 //   equal, in 64 stores (every wire-ios version, objc.io Moody, LoopKit,
 //   CareKit, CoreDataPlus, Big Nerd Ranch, BookMigration). The 7 others are
