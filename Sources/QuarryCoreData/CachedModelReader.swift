@@ -5,7 +5,9 @@
 // transient, transformer), relationships (destination, inverse, to-many,
 // ordered, optional, counts, delete rule) — so a store from a device opens
 // without its `.xcdatamodeld`. Indexes, constraints, fetched properties and
-// fetch request templates are not needed to read rows and are left out.
+// fetch request templates are not needed to read rows and are left out;
+// uniqueness constraints, version hash modifiers and the raw relationship
+// counts are read for the version hash (CoreDataVersionHash).
 //
 // An entity's archived property list repeats what it inherits (as copies or
 // proxies); a property is declared on an entity when its parent has no
@@ -19,6 +21,16 @@ enum CachedModelReader {
     /// The model and its renaming identifiers (NSRenamingIdentifier where
     /// it differs from the name: the store keeps the old names).
     static func readWithRenames(_ blob: [UInt8]) throws(CoreDataError) -> (model: Model, renames: RenamingIdentifiers) {
+        let full = try readFull(blob)
+        return (full.model, full.renames)
+    }
+
+    /// The model, its renaming identifiers, and its derived attributes
+    /// ("Entity.attribute": read as plain attributes, their derivation is an
+    /// archived expression Quarry does not decode; the version hash must
+    /// know them).
+    static func readFull(_ blob: [UInt8]) throws(CoreDataError)
+        -> (model: Model, renames: RenamingIdentifiers, derivedAttributes: Set<String>) {
         guard let inflated = Inflate.raw(blob) else {
             throw CoreDataError(.unreadableModel, "the model cached in the store (Z_MODELCACHE) does not decompress")
         }
@@ -43,6 +55,7 @@ enum CachedModelReader {
 
         var entities: [Entity] = []
         var renames = RenamingIdentifiers()
+        var derived: Set<String> = []
         func noteRename(_ object: PropertyListValue, _ key: String) {
             if let old = archive.field(object, "NSRenamingIdentifier")?.string, !old.isEmpty, !key.hasSuffix("." + old), key != old {
                 renames.names[key] = old
@@ -53,12 +66,15 @@ enum CachedModelReader {
             let parentName = parent(of: e)
             let inherited = propertyNames(parentName.flatMap { byName[$0] })
             var entity = Entity(name: entityName, isAbstract: e["NSIsAbstract"]?.bool ?? false, parent: parentName)
+            entity.versionHashModifier = archive.string(e, "NSVersionHashModifier")
+            entity.uniquenessConstraints = uniquenessConstraints(e, archive: archive)
             for p in archive.elements(archive.field(e, "NSProperties")) {
                 guard let propertyName = name(of: p), !inherited.contains(propertyName) else { continue }
                 noteRename(p, entityName + "." + propertyName)
                 switch archive.className(p) {
                 case "NSAttributeDescription", "NSDerivedAttributeDescription":
                     entity.attributes.append(try attribute(p, named: propertyName, archive: archive, entity: entityName))
+                    if archive.className(p) == "NSDerivedAttributeDescription" { derived.insert(entityName + "." + propertyName) }
                 case "NSRelationshipDescription":
                     entity.relationships.append(try relationship(p, named: propertyName, archive: archive, entity: entityName))
                 default:
@@ -67,7 +83,7 @@ enum CachedModelReader {
             }
             entities.append(entity)
         }
-        return (Model(entities: entities), renames)
+        return (Model(entities: entities), renames, derived)
     }
 
     /// NSAttributeType codes (NSAttributeDescription.h).
@@ -105,6 +121,10 @@ enum CachedModelReader {
         // Flag 4 of NSFlagsKey: "allows external storage" (seen only on
         // Binary attributes whose model file says so).
         a.allowsExternalBinaryDataStorage = type == .binary && ((p["NSFlagsKey"]?.int ?? 0) & 4) != 0
+        // Flag 16: preservesValueInHistoryOnDeletion (seen with the model
+        // file's preserveAfterDeletion="YES"; the version hash confirms it).
+        a.preservesValueInHistoryOnDeletion = ((p["NSFlagsKey"]?.int ?? 0) & 16) != 0
+        a.versionHashModifier = archive.string(p, "NSVersionHashModifier")
         return a
     }
 
@@ -119,11 +139,24 @@ enum CachedModelReader {
         let maxCount = Int(p["NSMaxCount"]?.int ?? 0)
         let rules: [Int64: DeleteRule] = [0: .noAction, 1: .nullify, 2: .cascade, 3: .deny]
         let isToMany = maxCount != 1
-        return Relationship(name: name, destination: destination, isToMany: isToMany,
-                            isOrdered: p["NSIsOrdered"]?.bool ?? false,
-                            isOptional: p["NSIsOptional"]?.bool ?? false,
-                            minCount: Int(p["NSMinCount"]?.int ?? 0), maxCount: maxCount > 1 ? maxCount : nil,
-                            inverse: inverse, deleteRule: rules[p["NSDeleteRule"]?.int ?? 1] ?? .nullify,
-                            isTransient: p["NSIsTransient"]?.bool ?? false)
+        var r = Relationship(name: name, destination: destination, isToMany: isToMany,
+                             isOrdered: p["NSIsOrdered"]?.bool ?? false,
+                             isOptional: p["NSIsOptional"]?.bool ?? false,
+                             minCount: Int(p["NSMinCount"]?.int ?? 0), maxCount: maxCount > 1 ? maxCount : nil,
+                             inverse: inverse, deleteRule: rules[p["NSDeleteRule"]?.int ?? 1] ?? .nullify,
+                             isTransient: p["NSIsTransient"]?.bool ?? false)
+        r.declaredMinCount = Int(p["NSMinCount"]?.int ?? 0)
+        r.declaredMaxCount = maxCount
+        r.versionHashModifier = archive.string(p, "NSVersionHashModifier")
+        return r
+    }
+
+    /// NSUniqueTuples: an array of arrays of property names (the version
+    /// hash includes them; reading rows does not need them).
+    private static func uniquenessConstraints(_ e: PropertyListValue, archive: KeyedArchive) -> [UniquenessConstraint] {
+        archive.elements(archive.field(e, "NSUniqueTuples")).compactMap { tuple in
+            let names = archive.elements(tuple).compactMap { $0.string ?? $0["NS.string"]?.string }
+            return names.isEmpty ? nil : UniquenessConstraint(names)
+        }
     }
 }

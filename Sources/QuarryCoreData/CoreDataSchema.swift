@@ -66,11 +66,20 @@ public struct StoreMetadata: Sendable, Equatable {
     public let uuid: String?
     /// Entity names that carry a version hash (`NSStoreModelVersionHashes`).
     public let hashedEntities: [String]
+    /// The entity version hashes themselves (CoreDataVersionHash).
+    public let versionHashes: [String: [UInt8]]
 
     init(plist: PropertyListValue?, uuid: String?) {
         versionIdentifiers = plist?["NSStoreModelVersionIdentifiers"]?.array?.compactMap(\.string) ?? []
         frameworkVersion = plist?["NSPersistenceFrameworkVersion"]?.int.map(Int.init)
-        if case .dictionary(let hashes)? = plist?["NSStoreModelVersionHashes"] { hashedEntities = hashes.keys.sorted() } else { hashedEntities = [] }
+        var versionHashes: [String: [UInt8]] = [:]
+        if case .dictionary(let hashes)? = plist?["NSStoreModelVersionHashes"] {
+            for (name, value) in hashes { if case .data(let h) = value { versionHashes[name] = h } }
+            hashedEntities = hashes.keys.sorted()
+        } else {
+            hashedEntities = []
+        }
+        self.versionHashes = versionHashes
         self.uuid = uuid
     }
 }

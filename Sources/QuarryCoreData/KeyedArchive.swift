@@ -33,6 +33,13 @@ struct KeyedArchive {
     /// `object[key]`, resolved.
     func field(_ object: PropertyListValue?, _ key: String) -> PropertyListValue? { resolve(object?[key]) }
 
+    /// `object[key]` as a string, archived plain or as an NSString object
+    /// (`NS.string`: version hash modifiers are NSMutableStrings).
+    func string(_ object: PropertyListValue?, _ key: String) -> String? {
+        let value = field(object, key)
+        return value?.string ?? value?["NS.string"]?.string
+    }
+
     /// The class name of an archived object.
     func className(_ object: PropertyListValue?) -> String? { field(object, "$class")?["$classname"]?.string }
 

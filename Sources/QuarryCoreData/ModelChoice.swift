@@ -2,12 +2,12 @@
 // `.xcdatamodeld` holds many versions and the store was written by one of
 // them: the version whose `userDefinedModelVersionIdentifier` is among the
 // store's `NSStoreModelVersionIdentifiers` when the app set them; else the
-// bundle's current version when its entities, tables and columns match the
-// store; else the newest version that matches, with a warning naming what
-// the current one lacks. (Core Data itself chooses by entity version
-// hashes, whose algorithm Apple does not publish: matching the structure
-// is the check that can be made here.) Any other model file is read as it
-// is and checked the same way.
+// version whose entity version hashes (CoreDataVersionHash) equal the
+// store's, as Core Data itself chooses — the current one first, another
+// with a warning; else the bundle's current version when its entities,
+// tables and columns match the store; else the newest version that
+// matches, with a warning naming what the current one lacks. Any other
+// model file is read as it is and checked the same way.
 import Foundation
 import QuarryModel
 
@@ -40,6 +40,24 @@ struct ModelChoice {
         if let named = models.first(where: { $0.identifier.map(schema.metadata.versionIdentifiers.contains) ?? false }) {
             return ModelChoice(model: named.model, views: try CoreDataViews(model: named.model, schema: schema, renames: named.renames),
                                source: "version \(named.name) of \(modelPath) (the store's version identifier \(named.identifier!))")
+        }
+        // Core Data's own test: every entity's version hash equal (computed
+        // only when the scheme covers every entity of the version).
+        func hashesMatch(_ model: Model) -> Bool {
+            !schema.metadata.versionHashes.isEmpty && CoreDataVersionHash.coveredHashes(model) == schema.metadata.versionHashes
+        }
+        if let hashed = models.first(where: { $0.model == current && hashesMatch($0.model) })
+            ?? models.reversed().first(where: { hashesMatch($0.model) }) {
+            var warnings: [String] = []
+            if hashed.model != current {
+                let currentHashes = CoreDataVersionHash.entityHashes(current)
+                let differing = Set(schema.metadata.versionHashes.keys).union(currentHashes.keys)
+                    .filter { currentHashes[$0]?.hash != schema.metadata.versionHashes[$0] }.sorted()
+                warnings.append("the current version \(currentName) does not match the store (entity version hashes differ: \(differing.joined(separator: ", "))); read with version \(hashed.name), whose entity version hashes equal the store's")
+            }
+            return ModelChoice(model: hashed.model, views: try CoreDataViews(model: hashed.model, schema: schema, renames: hashed.renames),
+                               source: "version \(hashed.name) of \(modelPath) (its entity version hashes equal the store's)",
+                               warnings: warnings)
         }
         let currentError: Error
         do {

@@ -102,6 +102,13 @@ public struct Attribute: Sendable, Equatable {
     /// `preserveAfterDeletion`, or the userInfo key
     /// `preserveValueInHistoryOnDeletion`).
     public var preservesValueInHistoryOnDeletion = false
+    /// Core Data's `versionHashModifier` (see ``Entity/versionHashModifier``).
+    public var versionHashModifier: String? {
+        get { modifierDetail.value }
+        set { modifierDetail.value = newValue }
+    }
+    /// Not part of equality (see FileDetail).
+    private var modifierDetail = FileDetail<String?>(nil)
 
     public init(name: String, type: AttributeType, isOptional: Bool = true,
                 defaultValue: Value? = nil, minimum: Value? = nil, maximum: Value? = nil,

@@ -44,6 +44,15 @@ public struct Entity: Sendable, Equatable {
     public var fetchIndexes: [FetchIndex]
     public var uniquenessConstraints: [UniquenessConstraint]
     public var userInfo: [String: String]
+    /// Core Data's `versionHashModifier`: a free string that changes the
+    /// entity's version hash (and so makes Core Data migrate) without
+    /// changing its structure. Only the Core Data version hash reads it; not
+    /// part of equality (see FileDetail), and not kept by ModelArchive.
+    public var versionHashModifier: String? {
+        get { modifierDetail.value }
+        set { modifierDetail.value = newValue }
+    }
+    private var modifierDetail = FileDetail<String?>(nil)
 
     public init(name: String, isAbstract: Bool = false, parent: String? = nil,
                 attributes: [Attribute] = [], relationships: [Relationship] = [],

@@ -55,6 +55,26 @@ public struct Relationship: Sendable, Equatable {
     public var deleteRule: DeleteRule
     public var isTransient: Bool
     public var userInfo: [String: String]
+    /// Core Data's `versionHashModifier` (see ``Entity/versionHashModifier``).
+    public var versionHashModifier: String? {
+        get { fileDetails.value.modifier }
+        set { fileDetails.value.modifier = newValue }
+    }
+    /// The counts exactly as the model file gave them (Xcode's `minCount` /
+    /// `maxCount`, absent meaning 0; the cached model's NSMinCount /
+    /// NSMaxCount), before the normalization above; nil for models built in
+    /// code or read from YAML. Core Data's version hash includes these raw
+    /// values (a required to-one without `minCount` hashes 0, not 1).
+    public var declaredMinCount: Int? {
+        get { fileDetails.value.minCount }
+        set { fileDetails.value.minCount = newValue }
+    }
+    public var declaredMaxCount: Int? {
+        get { fileDetails.value.maxCount }
+        set { fileDetails.value.maxCount = newValue }
+    }
+    /// Not part of equality (see FileDetail).
+    private var fileDetails = FileDetail<(modifier: String?, minCount: Int?, maxCount: Int?)>((nil, nil, nil))
 
     public init(name: String, destination: String, isToMany: Bool = false, isOrdered: Bool = false,
                 isOptional: Bool = true, minCount: Int = 0, maxCount: Int? = nil,

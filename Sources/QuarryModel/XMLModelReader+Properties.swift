@@ -63,6 +63,7 @@ extension XMLModelReader {
         }
         if let info = element.children(named: "userInfo").first { attribute.userInfo = userInfo(info) }
         attribute.preservesValueInHistoryOnDeletion = Self.flag(element["preserveAfterDeletion"])
+        attribute.versionHashModifier = element["versionHashModifier"]
         if Self.flag(element["indexed"]) {
             let indexName = FetchIndex.defaultName(for: [name])
             map[[entity.name, "#index", indexName]] = tree.location(of: "indexed", in: element)
@@ -120,10 +121,15 @@ extension XMLModelReader {
             }
             _ = inverse
         }
-        return Relationship(name: name, destination: destination, isToMany: Self.flag(element["toMany"]),
-                            isOrdered: Self.flag(element["ordered"]), isOptional: Self.flag(element["optional"]),
-                            minCount: counts["minCount"] ?? 0, maxCount: counts["maxCount"], inverse: inverse,
-                            deleteRule: rule, isTransient: Self.flag(element["transient"]),
-                            userInfo: element.children(named: "userInfo").first.map(userInfo) ?? [:])
+        var relationship = Relationship(name: name, destination: destination, isToMany: Self.flag(element["toMany"]),
+                                        isOrdered: Self.flag(element["ordered"]), isOptional: Self.flag(element["optional"]),
+                                        minCount: counts["minCount"] ?? 0, maxCount: counts["maxCount"], inverse: inverse,
+                                        deleteRule: rule, isTransient: Self.flag(element["transient"]),
+                                        userInfo: element.children(named: "userInfo").first.map(userInfo) ?? [:])
+        // Kept as written (absent = 0) for Core Data's version hash.
+        relationship.declaredMinCount = counts["minCount"] ?? 0
+        relationship.declaredMaxCount = counts["maxCount"] ?? 0
+        relationship.versionHashModifier = element["versionHashModifier"]
+        return relationship
     }
 }

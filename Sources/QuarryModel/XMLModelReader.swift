@@ -118,6 +118,7 @@ struct XMLModelReader {
         let name = try required("name", of: element)
         map[[name]] = tree.location(of: "name", in: element)
         var entity = Entity(name: name, isAbstract: Self.flag(element["isAbstract"]), parent: element["parentEntity"])
+        entity.versionHashModifier = element["versionHashModifier"]
         if entity.parent != nil { map[[name, "#parent"]] = tree.location(of: "parentEntity", in: element) }
         for child in element.children {
             switch child.name {

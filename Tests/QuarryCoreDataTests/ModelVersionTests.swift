@@ -2,8 +2,9 @@
 // whose identifier the store's metadata names, not the bundle's current
 // one — checked on objc.io's Moody stores with a bundle assembled (in a
 // scratch folder) from the corpus's Moody model versions, current = Moody 6.
-// And with no identifier to go by, the current version when it matches,
-// else a matching one with a warning. Skipped loudly without the corpus.
+// With no identifier to go by, the version whose entity version hashes
+// equal the store's; then the current version when it matches, else a
+// matching one with a warning. Skipped loudly without the corpus.
 import Foundation
 import QuarryCoreData
 import Testing
@@ -42,6 +43,23 @@ import Testing
         let opened = try CoreDataStore.open(path: path, modelPath: bundle)
         #expect(opened.modelSource.contains("version \(version) of"), "\(opened.modelSource)")
         #expect(opened.warnings.isEmpty)
+        opened.store.database.close()
+    }
+
+    /// Without identifiers, Core Data's own test: the version whose entity
+    /// version hashes (CoreDataVersionHash) equal the store's — Moody.moody
+    /// too, which the corpus could pair only by structure.
+    @Test(.enabled(if: available), arguments: [("Moody", "Moody"), ("Moody_2", "Moody 2"), ("Moody_3", "Moody 3"),
+                                                ("Moody_4", "Moody 4"), ("Moody_5", "Moody 5")])
+    func withoutIdentifiersTheVersionWithTheStoresHashesIsChosen(store: String, version: String) throws {
+        let scratch = Scratch()
+        let bundle = try Self.bundle(in: scratch, stripIdentifiers: true)
+        let path = try scratch.copyStore(CoreDataCorpus.storesFolder.appendingPathComponent("objcio__core-data/Migrations__MigrationsTests__\(store).moody").path, as: "Moody.sqlite")
+        let opened = try CoreDataStore.open(path: path, modelPath: bundle)
+        #expect(opened.modelSource.contains("version \(version) of") && opened.modelSource.contains("entity version hashes equal"),
+                "\(opened.modelSource)")
+        // Not the current version (Moody 6): said so, naming what differs.
+        #expect(opened.warnings.count == 1 && opened.warnings[0].contains("entity version hashes differ"), "\(opened.warnings)")
         opened.store.database.close()
     }
 
