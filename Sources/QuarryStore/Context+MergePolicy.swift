@@ -2,9 +2,12 @@
 // the context read them (optimistic locking, StoreMapping+Versions.swift).
 // Inside the save's transaction, before anything else is written, every
 // updated and deleted object's row is claimed — its version bumped where it
-// is still the one read (ContextWriter+Versions.swift). The rows that do not
-// match are the conflicts, all of them collected first, then resolved by
-// `mergePolicy`, as Core Data's NSMergePolicy does:
+// is still the one read (ContextWriter+Versions.swift); an object whose
+// changes are all columns of its row is claimed by the UPDATE that writes
+// it instead, and if that finds the row changed, the save starts over
+// claiming first. The rows that do not match are the conflicts, all of
+// them collected first, then resolved by `mergePolicy`, as Core Data's
+// NSMergePolicy does:
 //
 // - `.error` (the default): the save throws `MergeConflictError` listing
 //   every conflict (object, key, value read, value in the store, new value);
@@ -84,22 +87,33 @@ extension Context {
     /// transaction) and resolves the conflicts by `mergePolicy`, taking out
     /// of the lists what must not be written. Throws `MergeConflictError`
     /// under `.error`.
-    func claimRows(updated: inout [ManagedObject], deleted: inout [ManagedObject], writer: ContextWriter, into locking: SaveLocking) throws {
+    /// With `foldsClaims`, an updated object whose every change is a column
+    /// of its row is not claimed here: the UPDATE that writes it is held to
+    /// the version read and raises it (ContextWriter.foldedClaim(of:)) —
+    /// one write of the row instead of two. Such a row found changed throws
+    /// `FoldedClaimMissed` there, and the save runs again without folding,
+    /// so that every conflict reaches the policy here, before any write.
+    func claimRows(updated: inout [ManagedObject], deleted: inout [ManagedObject], writer: ContextWriter,
+                   into locking: SaveLocking, foldsClaims: Bool = false) throws {
         guard store.mapping.storesVersions, claimsRows else { return }
+        writer.foldsClaims = foldsClaims
         let claims = RowClaims(writer)
         var conflicts: [(object: ManagedObject, row: [String: Value]?)] = []
         // Rows read with a version are claimed many per statement; faults one by one.
         var held: [(object: ManagedObject, read: Int64)] = []
         held.reserveCapacity(updated.count)
+        locking.versions.reserveCapacity(updated.count)
         for object in updated {
-            if let read = readVersion(of: object) {
+            if let read = writer.foldedClaim(of: object) {
+                // Claimed by the UPDATE that writes it (ContextWriter.writeAttributes).
+                locking.versions.append((object, read + 1))
+            } else if let read = readVersion(of: object) {
                 held.append((object, read))
             } else if try !claims.claim(object, read: nil) {
                 conflicts.append((object, try writer.currentRow(of: object)))
             }
         }
         let failed = Set(try claims.claimAll(held).map(ObjectIdentifier.init))
-        locking.versions.reserveCapacity(held.count)
         for (object, read) in held {
             if failed.contains(ObjectIdentifier(object)) {
                 conflicts.append((object, try writer.currentRow(of: object)))

@@ -5,7 +5,10 @@
 // attribute updates, inserts (which turn temporary IDs into primary keys),
 // then foreign keys and join-table rows. Nothing in the context changes
 // until COMMIT has succeeded, so a failed save — validation or SQL — leaves
-// both the file and the context's pending state as they were.
+// both the file and the context's pending state as they were. That is also
+// what lets the transaction run twice: when a row whose claim was folded
+// into its UPDATE turns out changed by another writer, it is rolled back
+// and run again with every row claimed first (Context+MergePolicy.swift).
 //
 // Core Data applies delete rules in `processPendingChanges`, which it runs at
 // the end of each event; there is no event loop here, so `save()`, fetches
@@ -75,53 +78,70 @@ extension Context {
 
         // Everything below runs inside the transaction and only computes;
         // the context is changed after COMMIT.
-        var inserted: [ManagedObject] = [], updated: [ManagedObject] = [], deleted: [ManagedObject] = [], dropped: [ManagedObject] = []
+        var inserted: [ManagedObject] = [], toUpdate: [ManagedObject] = [], toDelete: [ManagedObject] = [], dropped: [ManagedObject] = []
         if updatesOnly {
             // Updates only (a bulk edit): the list itself, not a copy built
             // by appending (and retaining) each object again.
-            updated = objects
+            toUpdate = objects
         } else {
             for object in objects {
                 switch (object.isInserted, object.isDeleted) {
                 case (true, false): inserted.append(object)
-                case (false, false): updated.append(object)
-                case (false, true): deleted.append(object)
+                case (false, false): toUpdate.append(object)
+                case (false, true): toDelete.append(object)
                 case (true, true): dropped.append(object)
                 }
             }
         }
+        var updated = toUpdate, deleted = toDelete
         var permanent: [ObjectID: ObjectID] = [:]
         // An interrupt (Ctrl-C) asked for during the save rolls it back, even
         // one that fell between two statements (checked before COMMIT).
         if !store.database.isInTransaction { store.database.clearInterruptRequest() }
         var derived: [RecomputedColumn] = []
-        let locking = SaveLocking()
-        do { try store.database.inTransaction {
-            // Deletes, then updates, then inserts: a UNIQUE value that this
-            // save frees (by deleting or renaming a row) can be reused by a
-            // new row. Relationships last, once every row has its key.
-            let writer = ContextWriter(context: self)
-            // Rows changed in the store since they were read: the merge policy decides (Context+MergePolicy.swift).
-            try claimRows(updated: &updated, deleted: &deleted, writer: writer, into: locking)
-            // Persistent history, written with the save's rows (Context+History.swift).
-            let history = store.beginHistory(.save, author: transactionAuthor, contextName: name)
-            defer { store.endHistory(history) }
-            try store.noteDeletions(deleted.map(\.objectID), in: history?.draft)
-            try writer.deleteRows(deleted)
-            // Updated objects whose changes are not all attributes: only
-            // they can have relationships to write.
-            var linked: [ManagedObject] = []
-            for object in updated where try writer.writeAttributes(object) { linked.append(object) }
-            try writer.flushUpdates()
-            for object in inserted { permanent[object.objectID] = try writeMerged(object, merges, writer: writer) ?? writer.insertRow(object) }
-            for object in inserted where merges.writesRelationships(of: object) { try writer.writeRelationships(object, permanentIDs: permanent) }
-            for object in linked { try writer.writeRelationships(object, permanentIDs: permanent) }
-            derived = try recomputeDerived(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent)   // Context+Derived.swift
-            try recordSave(history, inserted: inserted, updated: updated, permanent: permanent, merges: merges)
-            try store.checkInterrupt()
-        } } catch {
-            restore(locking)
-            throw error
+        var locking = SaveLocking()
+        // First with row claims folded into the rows' UPDATEs; if one of
+        // those rows changed meanwhile, once more claiming first
+        // (ContextWriter+Versions.swift). Uniqueness merges never fold.
+        var foldsClaims = merges.isEmpty
+        while true {
+            updated = toUpdate
+            deleted = toDelete
+            permanent = [:]
+            derived = []
+            locking = SaveLocking()
+            do { try store.database.inTransaction {
+                // Deletes, then updates, then inserts: a UNIQUE value that this
+                // save frees (by deleting or renaming a row) can be reused by a
+                // new row. Relationships last, once every row has its key.
+                let writer = ContextWriter(context: self)
+                // Rows changed in the store since they were read: the merge policy decides (Context+MergePolicy.swift).
+                try claimRows(updated: &updated, deleted: &deleted, writer: writer, into: locking, foldsClaims: foldsClaims)
+                // Persistent history, written with the save's rows (Context+History.swift).
+                let history = store.beginHistory(.save, author: transactionAuthor, contextName: name)
+                defer { store.endHistory(history) }
+                try store.noteDeletions(deleted.map(\.objectID), in: history?.draft)
+                try writer.deleteRows(deleted)
+                // Updated objects whose changes are not all attributes: only
+                // they can have relationships to write.
+                var linked: [ManagedObject] = []
+                for object in updated where try writer.writeAttributes(object) { linked.append(object) }
+                try writer.flushUpdates()
+                for object in inserted { permanent[object.objectID] = try writeMerged(object, merges, writer: writer) ?? writer.insertRow(object) }
+                for object in inserted where merges.writesRelationships(of: object) { try writer.writeRelationships(object, permanentIDs: permanent) }
+                for object in linked { try writer.writeRelationships(object, permanentIDs: permanent) }
+                derived = try recomputeDerived(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent)   // Context+Derived.swift
+                try recordSave(history, inserted: inserted, updated: updated, permanent: permanent, merges: merges)
+                try store.checkInterrupt()
+            } } catch is FoldedClaimMissed where foldsClaims {
+                restore(locking)
+                foldsClaims = false
+                continue
+            } catch {
+                restore(locking)
+                throw error
+            }
+            break
         }
         try refreshDerived(derived, saved: inserted + updated, permanent: permanent)
         finishSave(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent, dropped: dropped)

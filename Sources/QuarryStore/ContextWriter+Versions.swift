@@ -3,8 +3,18 @@
 // the context read — and reading a row that changed, for the merge policy
 // to compare (Context+MergePolicy.swift). Each object's row is claimed once
 // per save, before anything else is written, so its version goes up by
-// exactly one per save whatever the save then writes to it.
+// exactly one per save whatever the save then writes to it — or, for an
+// object whose changes are all columns of its row, by the one UPDATE that
+// writes them (`ContextWriter.foldedClaim(of:)`): a bulk edit of 500k rows
+// then writes each row once, not twice.
 import Foundation
+
+/// A row whose claim was folded into its UPDATE no longer had the version
+/// the context read (changed or deleted meanwhile). The save's transaction
+/// is rolled back and the save runs again claiming every row first, so that
+/// the merge policy sees each conflict before anything is written
+/// (Context+Saving.swift). Never reaches the caller.
+struct FoldedClaimMissed: Error {}
 
 /// Claims rows for one save: the two UPDATEs of each table made once.
 final class RowClaims {

@@ -23,8 +23,8 @@ final class ContextWriter {
     let model: Model
     private var shapes: [String: EntityShape] = [:]
     @exclusivity(unchecked) private var lastShape: EntityShape?
-    private var updates: [UpdateKey: ([Value]) throws -> Void] = [:]
-    @exclusivity(unchecked) private var lastUpdate: (key: UpdateKey, run: ([Value]) throws -> Void)?
+    private var updates: [UpdateKey: ([Value]) throws -> Int] = [:]
+    @exclusivity(unchecked) private var lastUpdate: (key: UpdateKey, run: ([Value]) throws -> Int)?
     private var cleanups: [String: [String]] = [:]
     /// One-column UPDATEs (an object's only change), batched (ColumnUpdates.swift):
     /// by entity and column, and the one being filled now.
@@ -37,6 +37,9 @@ final class ContextWriter {
     /// Reused for every object's UPDATE, rather than two new arrays each.
     @exclusivity(unchecked) private var columns: [String] = []
     @exclusivity(unchecked) private var arguments: [Value] = []
+    /// Whether this save folds row claims into the UPDATEs that write the
+    /// rows (`foldedClaim(of:)`; set by the save, Context+Saving.swift).
+    var foldsClaims = false
 
     init(context: Context) {
         self.context = context
@@ -102,6 +105,7 @@ final class ContextWriter {
     private struct UpdateKey: Hashable {
         var entity: String
         var columns: [String]
+        var checksVersion = false
     }
 
     private func shape(_ info: EntityInfo) -> EntityShape {
@@ -150,11 +154,15 @@ final class ContextWriter {
 
     /// UPDATEs the changed attributes of a saved object. True when it has
     /// other changes too (relationships: `writeRelationships` has work).
+    /// An object whose claim is folded into its UPDATE (`foldedClaim(of:)`)
+    /// is held there to the version read.
     func writeAttributes(_ object: ManagedObject) throws -> Bool {
+        let read = foldsClaims ? context.readVersion(of: object) : nil
         // The usual object of a big save: the same entity and the same one
         // changed attribute as the object before.
-        if let last = lastSingle, object.info === last.info, let v = object.changes.attributeValue(ifOnly: last.key) {
-            try last.updates.add(key: object.primaryKey, value: try store.storable(v, for: last.attribute, entity: last.entity))
+        if let last = lastSingle, object.info === last.info, last.updates.checksVersions == (read != nil),
+           let v = object.changes.attributeValue(ifOnly: last.key) {
+            try last.updates.add(key: object.primaryKey, value: try store.storable(v, for: last.attribute, entity: last.entity), version: read ?? 0)
             return false
         }
         let shape = shape(object.info)
@@ -162,8 +170,8 @@ final class ContextWriter {
             // One changed attribute: its row joins that column's batch.
             guard let target = shape.attribute(property), case .attribute(let v) = value else { return true }
             let stored = try store.storable(v, for: target.attribute, entity: shape.entity)
-            guard let updates = try columnUpdates(shape, target) else { return false }
-            try updates.add(key: object.primaryKey, value: stored)
+            guard let updates = try columnUpdates(shape, target, checksVersions: read != nil) else { return false }
+            try updates.add(key: object.primaryKey, value: stored, version: read ?? 0)
             lastSingle = SingleChange(info: object.info, key: property, attribute: target.attribute, entity: shape.entity, updates: updates)
             return false
         }
@@ -179,18 +187,41 @@ final class ContextWriter {
         // Sorted by name, so that one set of changed columns is one SQL text.
         for (property, value) in object.changes.sorted(by: { $0.key < $1.key }) { try add(property, value) }
         arguments.append(.int(object.objectID.primaryKey))
-        try update(shape, columns, arguments)
+        // Held only when every change is a column here (as `foldedClaim(of:)` decided).
+        let held = others ? nil : read
+        if let held { arguments.append(.int(held)) }
+        try update(shape, columns, arguments, checksVersion: held != nil)
         return others
+    }
+
+    /// Whether `object`'s claim (ContextWriter+Versions.swift) is made by
+    /// its own UPDATE in this save, and the version it is held to: when
+    /// claims fold (`foldsClaims`), the context read the row's version, and
+    /// every change is an attribute with a column here — the object is then
+    /// written by exactly one UPDATE of its row.
+    func foldedClaim(of object: ManagedObject) -> Int64? {
+        guard foldsClaims, let read = context.readVersion(of: object) else { return nil }
+        let shape = shape(object.info)
+        guard shape.table != nil else { return nil }
+        if let (property, value) = object.onlyChange {
+            guard shape.attribute(property) != nil, case .attribute = value else { return nil }
+            return read
+        }
+        for (property, value) in object.changes {
+            guard shape.attribute(property) != nil, case .attribute = value else { return nil }
+        }
+        return object.changes.isEmpty ? nil : read
     }
 
     /// The batch of one-column UPDATEs for `target` (nil: the entity has no
     /// table), the rows of any other batch written first.
-    private func columnUpdates(_ shape: EntityShape, _ target: AttributeColumn) throws -> ColumnUpdates? {
-        if let filling, filling.shape === shape, filling.column === target { return filling.updates }
+    private func columnUpdates(_ shape: EntityShape, _ target: AttributeColumn, checksVersions: Bool) throws -> ColumnUpdates? {
+        if let filling, filling.shape === shape, filling.column === target, filling.updates.checksVersions == checksVersions { return filling.updates }
         try flushUpdates()
         guard let table = shape.table else { return nil }
-        let key = UpdateKey(entity: shape.entity, columns: [target.column])
-        let updates = try columnUpdates[key] ?? ColumnUpdates(table: SQLIdentifier.quoted(table), column: target.column, database: store.database)
+        let key = UpdateKey(entity: shape.entity, columns: [target.column], checksVersion: checksVersions)
+        let updates = try columnUpdates[key] ?? ColumnUpdates(table: SQLIdentifier.quoted(table), column: target.column,
+                                                              checksVersions: checksVersions, database: store.database)
         columnUpdates[key] = updates
         filling = (shape, target, updates)
         return updates
@@ -206,23 +237,31 @@ final class ContextWriter {
         try filling.updates.flush()
     }
 
-    /// `UPDATE <table> SET <columns> = ? … WHERE "_pk" = ?`; `columns` are quoted.
-    private func update(_ shape: EntityShape, _ columns: [String], _ arguments: [Value]) throws {
+    /// `UPDATE <table> SET <columns> = ? … WHERE "_pk" = ?`; `columns` are
+    /// quoted. With `checksVersion`, also `AND "_version" = ?` (the last
+    /// argument), the version raised, and a row not matched throws `FoldedClaimMissed`.
+    private func update(_ shape: EntityShape, _ columns: [String], _ arguments: [Value], checksVersion: Bool) throws {
         guard !columns.isEmpty, let table = shape.table else { return }
-        if let last = lastUpdate, last.key.entity == shape.entity, last.key.columns == columns {
-            return try last.run(arguments)
+        if let last = lastUpdate, last.key.entity == shape.entity, last.key.columns == columns, last.key.checksVersion == checksVersion {
+            return try expect(last.run(arguments), checksVersion)
         }
-        let key = UpdateKey(entity: shape.entity, columns: columns)
-        let run: ([Value]) throws -> Void
+        let key = UpdateKey(entity: shape.entity, columns: columns, checksVersion: checksVersion)
+        let run: ([Value]) throws -> Int
         if let known = updates[key] {
             run = known
         } else {
-            let sql = StoreMapping.updateRow(table: table, set: columns.map { "\($0) = ?" }.joined(separator: ", "))
-            run = try store.database.preparedRunner(sql)
+            var sql = StoreMapping.updateRow(table: table, set: columns.map { "\($0) = ?" }.joined(separator: ", ")
+                                                 + (checksVersion ? mapping.versionIncrementSuffix() : ""))
+            if checksVersion { sql += " AND \(SQLIdentifier.quoted(StoreMapping.versionColumn)) = ?" }
+            run = try store.database.preparedCountingRunner(sql)
             updates[key] = run
         }
         lastUpdate = (key, run)
-        try run(arguments)
+        try expect(run(arguments), checksVersion)
+    }
+
+    private func expect(_ changed: Int, _ checksVersion: Bool) throws {
+        if checksVersion && changed != 1 { throw FoldedClaimMissed() }
     }
 
     /// UPDATEs owned foreign keys; adds and removes join rows. Keys stored on
@@ -268,7 +307,7 @@ final class ContextWriter {
                 continue
             }
         }
-        try update(shape, columns, arguments + [.int(pk)])
+        try update(shape, columns, arguments + [.int(pk)], checksVersion: false)
     }
 
     /// DELETEs the rows, then clears foreign keys and join rows that still

@@ -126,6 +126,10 @@ public protocol SQLDatabase: AnyObject {
     /// the statement by its text. Keep the closure no longer than the work
     /// that needs it (it may hold the prepared statement).
     func preparedRunner(_ sql: String) throws -> ([Value]) throws -> Void
+    /// `preparedRunner` whose closure returns the number of rows each run
+    /// changed: a save's UPDATEs that hold rows to the version the context
+    /// read count the rows they matched (ContextWriter+Versions.swift).
+    func preparedCountingRunner(_ sql: String) throws -> ([Value]) throws -> Int
     /// Runs one statement and returns all its rows.
     func query(_ sql: String, _ arguments: [Value], as kinds: [SQLValueKind]) throws -> [[Value]]
     /// Streams the rows of one statement through `body`.
@@ -177,6 +181,10 @@ extension SQLDatabase {
     /// Through `run` every time: drivers that cache prepared statements by
     /// their text themselves (PostgreSQL's) need nothing more.
     public func preparedRunner(_ sql: String) throws -> ([Value]) throws -> Void {
+        { arguments in try self.run(sql, arguments) }
+    }
+
+    public func preparedCountingRunner(_ sql: String) throws -> ([Value]) throws -> Int {
         { arguments in try self.run(sql, arguments) }
     }
 

@@ -79,6 +79,16 @@ extension SQLiteConnection: SQLDatabase {
         }
     }
 
+    public func preparedCountingRunner(_ sql: String) throws -> ([Value]) throws -> Int {
+        let statement = try prepare(sql)
+        return { arguments in
+            defer { statement.reset() }
+            try statement.bind(arguments)
+            while try statement.step() {}
+            return self.changes
+        }
+    }
+
     public func inTransaction<T>(_ body: () throws -> T) throws -> T {
         try transaction(.immediate, body)
     }
