@@ -31,7 +31,10 @@
 // names, as before.
 // SQLite runs the transaction with foreign_keys off (a rebuild's DROP TABLE
 // would otherwise cascade into the join tables) and checks every key with
-// `PRAGMA foreign_key_check` before committing.
+// `PRAGMA foreign_key_check` before committing — unless every step is one
+// that cannot break a key (a column renamed, a plain column added with its
+// default, an index changed): the check reads every table with a key,
+// which on a big store is the whole cost of a rename.
 import Foundation
 import QuarryModel
 
@@ -102,6 +105,10 @@ public struct Migration: Sendable {
     public let difference: ModelDifference
     public let dialect: SQLDialect
     public internal(set) var steps: [MigrationStep] = []
+    /// Whether a step may leave a link pointing at no object, so that SQLite
+    /// checks every foreign key before COMMIT (MigrationPlanner.mayBreakKeys);
+    /// a plan of renames, plain added columns and index changes need not.
+    public internal(set) var checksKeys = true
     /// The names of the store before and after (saved by `run`).
     public let oldLayout: StoreLayoutRecord
     public let newLayout: StoreLayoutRecord
@@ -124,7 +131,9 @@ public struct Migration: Sendable {
         if difference.sharesNoEntity && !difference.new.entities.isEmpty { throw MigrationError.unrelatedModel(location: location) }
         var planner = MigrationPlanner(difference: difference, dialect: dialect, oldMap: oldMap, newMap: newMap)
         steps = planner.plan()
-        steps += try Migration.derivedSteps(difference, mapping: newMap, location: location)   // Migration+Derived.swift
+        let derived = try Migration.derivedSteps(difference, mapping: newMap, location: location)   // Migration+Derived.swift
+        steps += derived
+        checksKeys = planner.mayBreakKeys || !derived.isEmpty
     }
 
     /// Runs the plan and saves `savedModel` (text and format, as
@@ -155,7 +164,7 @@ public struct Migration: Sendable {
                     throw MigrationError.failed(location: location, statement: step.sql, reason: "\(error)")
                 }
             }
-            if sqlite {
+            if sqlite && checksKeys {
                 let broken = try database.rows("PRAGMA foreign_key_check")
                 if !broken.isEmpty {
                     throw MigrationError.failed(location: location, statement: "PRAGMA foreign_key_check",

@@ -92,7 +92,7 @@ extension MigrationPlanner {
         let wanted = Set(columns.map { StorageNames.collisionKey($0.name) })
         for old in oldColumns(of: oldTable) where !sources.contains(old) && wanted.contains(StorageNames.collisionKey(old)) {
             let t = temporary()
-            add("ALTER TABLE \(q(table)) RENAME COLUMN \(q(old)) TO \(q(t))")
+            addKeepingKeys("ALTER TABLE \(q(table)) RENAME COLUMN \(q(old)) TO \(q(t))")
             renames[old] = t
             present.remove(StorageNames.collisionKey(old))
         }
@@ -102,23 +102,25 @@ extension MigrationPlanner {
             let source = column.source!
             if present.contains(StorageNames.collisionKey(column.name)) && StorageNames.collisionKey(column.name) != StorageNames.collisionKey(source) {
                 let t = temporary()
-                add("ALTER TABLE \(q(table)) RENAME COLUMN \(q(source)) TO \(q(t))")
+                addKeepingKeys("ALTER TABLE \(q(table)) RENAME COLUMN \(q(source)) TO \(q(t))")
                 staged.append((t, column.name))
             } else {
-                add("ALTER TABLE \(q(table)) RENAME COLUMN \(q(source)) TO \(q(column.name))")
+                addKeepingKeys("ALTER TABLE \(q(table)) RENAME COLUMN \(q(source)) TO \(q(column.name))")
             }
             present.remove(StorageNames.collisionKey(source))
             renames[source] = column.name
         }
-        for (t, name) in staged { add("ALTER TABLE \(q(table)) RENAME COLUMN \(q(t)) TO \(q(name))") }
+        for (t, name) in staged { addKeepingKeys("ALTER TABLE \(q(table)) RENAME COLUMN \(q(t)) TO \(q(name))") }
         for column in columns where column.source == nil {
             var sql = "ALTER TABLE \(q(table)) ADD COLUMN \(q(column.name)) \(column.sqlType)"
-            if let r = column.relationship {
-                if dialect == .sqlite {
-                    sql += " REFERENCES \(q(r.table))(\(q(StoreMapping.primaryKey))) DEFERRABLE INITIALLY DEFERRED"
-                } else {
-                    newForeignKeys.insert(table + "." + column.name)
-                }
+            guard let r = column.relationship else {
+                addKeepingKeys(sql)
+                continue
+            }
+            if dialect == .sqlite {
+                sql += " REFERENCES \(q(r.table))(\(q(StoreMapping.primaryKey))) DEFERRABLE INITIALLY DEFERRED"
+            } else {
+                newForeignKeys.insert(table + "." + column.name)
             }
             add(sql)
         }
@@ -141,11 +143,12 @@ extension MigrationPlanner {
             let scope = condition.map { " AND " + $0.sql } ?? ""
             if let a = column.attribute, let d = a.defaultValue {
                 let value = (try? StoreValues.storable(d, for: a, entity: column.entities[0])) ?? d
+                // An attribute's default: no key is written.
                 if column.source == nil {
-                    add("UPDATE \(q(table)) SET \(q(column.name)) = ?" + (condition.map { " WHERE " + $0.sql } ?? ""),
-                        [value] + (condition?.arguments ?? []))
+                    addKeepingKeys("UPDATE \(q(table)) SET \(q(column.name)) = ?" + (condition.map { " WHERE " + $0.sql } ?? ""),
+                                   [value] + (condition?.arguments ?? []))
                 } else if column.wasOptional && !a.isOptional {
-                    add("UPDATE \(q(table)) SET \(q(column.name)) = ? WHERE \(q(column.name)) IS NULL" + scope, [value] + (condition?.arguments ?? []))
+                    addKeepingKeys("UPDATE \(q(table)) SET \(q(column.name)) = ? WHERE \(q(column.name)) IS NULL" + scope, [value] + (condition?.arguments ?? []))
                 }
             }
             if let r = column.relationship, column.source == nil, let pairs = pairs(for: r.entity, r.relationship, afterRenames: true) {

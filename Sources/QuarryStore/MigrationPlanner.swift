@@ -41,8 +41,21 @@ struct MigrationPlanner {
         }
     }
 
+    /// Whether a step could leave a foreign key pointing at no row, so that
+    /// SQLite must check every key before COMMIT (Migration.run) — a scan of
+    /// every table with a key, the whole cost of a rename on a big store.
+    /// Every step may, but those added with `addKeepingKeys`: column
+    /// renames, added columns that are no link, their default values, and
+    /// index changes (and the duplicate checks, which write nothing).
+    var mayBreakKeys = false
+
     func q(_ name: String) -> String { SQLIdentifier.quoted(name) }
-    mutating func add(_ sql: String, _ arguments: [Value] = []) { steps.append(MigrationStep(sql, arguments)) }
+    mutating func add(_ sql: String, _ arguments: [Value] = []) {
+        steps.append(MigrationStep(sql, arguments))
+        mayBreakKeys = true
+    }
+    /// A step that changes no key's value and adds no key (see `mayBreakKeys`).
+    mutating func addKeepingKeys(_ sql: String, _ arguments: [Value] = []) { steps.append(MigrationStep(sql, arguments)) }
 
     var keptTables: [(old: String, new: String)] {
         oldMap.tableNames.filter { !oldMap.joinTables.map(\.table).contains($0) }.compactMap { old in tableMap[old].map { (old, $0) } }
@@ -54,7 +67,7 @@ struct MigrationPlanner {
         let removedTables = Set(oldMap.tableNames).subtracting(tableMap.keys).subtracting(oldMap.joinTables.map(\.table))
         for s in oldSchema {
             if case .index(let name, let table, _) = s.kind, !newTexts.contains(s.sql), !removedTables.contains(table) {
-                add("DROP INDEX \(q(name))")
+                addKeepingKeys("DROP INDEX \(q(name))")
             }
         }
         // B. Rows of removed entities; renamed tables and entities.
@@ -82,7 +95,7 @@ struct MigrationPlanner {
         for s in newSchema {
             guard case .index(let name, let table, let unique) = s.kind, !oldTexts.contains(s.sql) || remade.contains(table) else { continue }
             if let unique { planUniqueCheck(index: name, columns: unique, table: table) }
-            add(s.sql)
+            addKeepingKeys(s.sql)
         }
         if dialect == .postgres {
             for s in newSchema {
