@@ -9,7 +9,13 @@
 // - `restartKeys(after:)` has nothing to do: a row inserted with an explicit
 //   key moved `Z_MAX` past it in the same trigger;
 // - `UPDATE … RETURNING` on such a view returns NULL for some columns
-//   (SQLite 3.40), so the store is told to claim rows one by one.
+//   (SQLite 3.40), so the store is told to claim rows one by one;
+// - `UPDATE "View" AS t0 …` and `DELETE FROM "View" AS t0 …` fail to
+//   prepare on a view ("no such column: t0.name", SQLite 3.40), so the
+//   alias is taken out and its uses spelt with the view's name, which
+//   means the same row (values are bound, never in the text, so only
+//   identifiers are rewritten).
+import Foundation
 import QuarrySQL
 import QuarrySQLite
 import QuarryStore
@@ -39,8 +45,23 @@ final class CoreDataDatabase: SQLDatabase {
         return 0
     }
 
+    /// `UPDATE "T" AS a SET … a."c" …` → `UPDATE "T" SET … "T"."c" …` (and DELETE likewise).
+    static func unaliased(_ sql: String) -> String {
+        let head = #"^(UPDATE|DELETE FROM) ("(?:[^"]|"")*") AS ([A-Za-z_][A-Za-z0-9_]*) "#
+        guard let match = try? NSRegularExpression(pattern: head).firstMatch(in: sql, range: NSRange(sql.startIndex..., in: sql)),
+              let verb = Range(match.range(at: 1), in: sql), let table = Range(match.range(at: 2), in: sql),
+              let alias = Range(match.range(at: 3), in: sql), let whole = Range(match.range, in: sql) else { return sql }
+        let name = String(sql[table])
+        let rest = String(sql[whole.upperBound...])
+        let uses = try! NSRegularExpression(pattern: #"(?<![A-Za-z0-9_"])"# + NSRegularExpression.escapedPattern(for: String(sql[alias])) + #"\."#)
+        let rewritten = uses.stringByReplacingMatches(in: rest, range: NSRange(rest.startIndex..., in: rest),
+                                                      withTemplate: NSRegularExpression.escapedTemplate(for: name + "."))
+        return "\(sql[verb]) \(name) " + rewritten
+    }
+
     @discardableResult
     func run(_ sql: String, _ arguments: [Value]) throws -> Int {
+        let sql = Self.unaliased(sql)
         let before = try writtenRows()
         try connection.execute(sql, arguments)
         // A statement on a real table (the TEMP delete list) counts as usual;
@@ -50,7 +71,7 @@ final class CoreDataDatabase: SQLDatabase {
     }
 
     func query(_ sql: String, _ arguments: [Value], as kinds: [SQLValueKind]) throws -> [[Value]] {
-        try connection.query(sql, arguments, as: kinds)
+        try connection.query(Self.unaliased(sql), arguments, as: kinds)
     }
 
     func streamRows(_ sql: String, _ arguments: [Value], as kinds: [SQLValueKind],
