@@ -47,7 +47,7 @@ struct CoreDataWritableShellTests {
         let r = try quarry(["--store", store, "--model", model, "--writable", "-c", Self.script])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.err.contains("is a Core Data store, opened writable"), "\(r.err)")
-        #expect(r.out == "inserted Tag/3\nupdated 1 object\ndeleted 1 object\n name  | pinned\n-------+--------\n RED   | NO\n green | YES\n(2 rows)\n", "\(r.out)")
+        #expect(r.out == "inserted Tag/3\nupdated 1 object\ndeleted 1 object\n name  | pinned\n-------+--------\n RED   | false\n green | true\n(2 rows)\n", "\(r.out)")
         let z = try SQLiteConnection(path: store, options: .init(readOnly: true, create: false))
         defer { z.close() }
         #expect(try z.query("SELECT Z_PK, Z_ENT, Z_OPT, ZPINNED, ZNAME FROM ZTAG ORDER BY Z_PK")
