@@ -337,6 +337,30 @@ struct CoreDataWritableTests {
             }
         }
         #expect(inserted.count == entities.count, "\(s.store): inserted \(inserted.map(\.entity))")
+        // Batch update: every row of the first entity with a string
+        // attribute gets one more Z_OPT; batch delete: the last copy goes.
+        var deleted: (entity: String, key: Int64)?
+        if let last = inserted.last {
+            #expect(try store.batchDelete(objectIDs: [ObjectID(entity: last.entity, primaryKey: last.key)]) == 1)
+            inserted.removeLast()
+            deleted = (last.entity, last.key)
+        }
+        var batch: (entity: String, table: String, numbers: [Int64], optSum: Int64, rows: Int64)?
+        if let name = entities.first(where: { n in model.entity(named: n)!.allAttributes(in: model).contains { !$0.isTransient && $0.derivation == nil && $0.type == .string } }) {
+            let entity = model.entity(named: name)!
+            let key = entity.allAttributes(in: model).first { !$0.isTransient && $0.derivation == nil && $0.type == .string }!.name
+            var root = entity
+            while let p = root.parent, let up = model.entity(named: p) { root = up }
+            let table = "Z" + root.name.uppercased()
+            let numbers = try opts.keys().filter { $0.value.name == name }.map(\.key)
+            let list = numbers.map(String.init).joined(separator: ", ")
+            let sum = try opts.int("SELECT sum(Z_OPT) FROM \"\(table)\" WHERE Z_ENT IN (\(list))") ?? 0
+            let count = try opts.int("SELECT count(*) FROM \"\(table)\" WHERE Z_ENT IN (\(list))") ?? 0
+            let changed = try store.batchUpdate(entity: name, predicate: nil, set: [(key, try Parser.parseExpression("'batch'"))])
+            #expect(Int64(changed) == count, "\(s.store): batch update of \(name)")
+            batch = (name, table, numbers, sum, count)
+        }
+
         print("WRITABLE \(s.store): inserted \(inserted.map { "\($0.entity)/\($0.key)" }), updated \(updated.map { "\($0.table)/\($0.key)" })")
         store.database.close()
         try checkInvariants(path, before: before, label: s.store)
@@ -348,11 +372,22 @@ struct CoreDataWritableTests {
             var root = number
             while let parent = keys[root]?.parent, parent != 0 { root = parent }
             let table = "Z" + keys[root]!.name.uppercased()
-            #expect(try z.rows("SELECT Z_ENT, Z_OPT FROM \"\(table)\" WHERE Z_PK = \(item.key)") == [[.int(number), .int(1)]], "\(s.store): \(item.entity) \(item.key)")
+            #expect(try z.rows("SELECT Z_ENT, Z_OPT FROM \"\(table)\" WHERE Z_PK = \(item.key)") == [[.int(number), .int(batch?.entity == item.entity ? 2 : 1)]], "\(s.store): \(item.entity) \(item.key): Z_OPT 1 after insert (2 after the batch update)")
             #expect(item.key > before.keys[root]!.max, "\(s.store): key \(item.key) reused (Z_MAX was \(before.keys[root]!.max))")
         }
+        if let deleted {
+            var root = try #require(model.entity(named: deleted.entity))
+            while let p = root.parent, let up = model.entity(named: p) { root = up }
+            #expect(try z.int("SELECT count(*) FROM \"Z\(root.name.uppercased())\" WHERE Z_PK = ?", [.int(deleted.key)]) == 0, "\(s.store): batch delete")
+        }
+        if let batch {
+            let list = batch.numbers.map(String.init).joined(separator: ", ")
+            let sum = try z.int("SELECT sum(Z_OPT) FROM \"\(batch.table)\" WHERE Z_ENT IN (\(list))")
+            #expect(sum == batch.optSum + batch.rows, "\(s.store): batch update bumps every row's Z_OPT by one")
+        }
         for u in updated {
-            #expect(try z.int("SELECT Z_OPT FROM \"\(u.table)\" WHERE Z_PK = ?", [.int(u.key)]) == u.opt + 1, "\(s.store): a save bumps Z_OPT by one")
+            let now = try z.int("SELECT Z_OPT FROM \"\(u.table)\" WHERE Z_PK = ?", [.int(u.key)]) ?? 0
+            #expect(now == u.opt + 1 || (batch?.table == u.table && now == u.opt + 2), "\(s.store): a save bumps Z_OPT by one (\(u.opt) → \(now))")
         }
         // Read back read-only: SQL and memory agree on every entity written.
         let reopened = try SQLStore(coreDataStore: path, model: nil)
