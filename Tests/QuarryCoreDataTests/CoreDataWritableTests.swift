@@ -97,8 +97,10 @@ struct CoreDataWritableTests {
         let scratch = Scratch()
         // Rows still in the -wal: the real file is opened, so they are seen.
         let path = try SyntheticStoreTests.make(in: scratch, checkpointed: false)
+        #expect(((try FileManager.default.attributesOfItem(atPath: path + "-wal"))[.size] as? NSNumber)?.intValue ?? 0 > 0, "the app's rows are in the -wal")
         let before = try Self.state(path)
         let store = try SQLStore(coreDataStore: path, model: SyntheticStoreTests.model, writable: true)
+        #expect(try store.count(FetchRequest(entity: "Party")) == 3, "the rows still in the -wal are seen")
         let context = Context(store: store)
         let acme = try #require(try context.fetch(FetchRequest(entity: "Company")).first)
         let ann = try #require(try context.fetch(FetchRequest(entity: "Person", predicate: try Parser.parsePredicate("name == 'Ann'"))).first)
