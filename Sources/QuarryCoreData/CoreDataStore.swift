@@ -154,10 +154,12 @@ public enum CoreDataStore {
     }
 
     /// The store itself, opened for writing as SQLite opens any file (not
-    /// created, its journal mode kept).
+    /// created, its journal mode kept), its `-wal` kept (emptied) on close
+    /// as Core Data keeps it.
     private static func connectWritable(_ path: String) throws -> SQLiteConnection {
         var options = SQLiteConnection.Options(create: false)
         options.switchesToWAL = false
+        options.persistsWAL = true
         do { return try SQLiteConnection(path: path, options: options) } catch {
             throw CoreDataError(.unreadableStore, "cannot open '\(path)' for writing: \(error)",
                                 hint: "check that the file and its folder are writable and that no app holds it open; nothing was written")

@@ -263,6 +263,34 @@ struct CoreDataWritableTests {
         store.database.close()
     }
 
+    /// A store writing cannot keep Core Data's invariants in (an entity
+    /// table without Z_OPT) is refused writable, with nothing written, and
+    /// still opens read-only.
+    @Test func aStoreWithoutZOPTIsRefusedWritable() throws {
+        let scratch = Scratch()
+        let statements = SyntheticStoreTests.statements.map {
+            $0.replacingOccurrences(of: "CREATE TABLE ZTAG (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR)",
+                                    with: "CREATE TABLE ZTAG (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, ZNAME VARCHAR)")
+                .replacingOccurrences(of: "INSERT INTO ZTAG VALUES (1, 4, 1, 'red'), (2, 4, 1, 'blue')",
+                                      with: "INSERT INTO ZTAG VALUES (1, 4, 'red'), (2, 4, 'blue')")
+        }
+        #expect(statements != SyntheticStoreTests.statements)
+        let path = try SyntheticStoreTests.make(in: scratch, checkpointed: true, statements: statements)
+        let hashes = { [Self.sha256(path), Self.sha256(path + "-wal")] }
+        let before = hashes()
+        do {
+            _ = try SQLStore(coreDataStore: path, model: SyntheticStoreTests.model, writable: true)
+            Issue.record("opened writable without Z_OPT")
+        } catch let error as CoreDataError {
+            #expect(error.kind == .notWritable)
+            #expect(error.message.contains("ZTAG has no Z_OPT column"), "\(error)")
+        }
+        #expect(hashes() == before)
+        let readOnly = try SQLStore(coreDataStore: path, model: SyntheticStoreTests.model)
+        #expect(try readOnly.count(FetchRequest(entity: "Tag")) == 2)
+        readOnly.database.close()
+    }
+
     /// The read-only default is untouched by all of this.
     @Test func readOnlyStaysTheDefault() throws {
         let scratch = Scratch()
