@@ -13,6 +13,9 @@ public struct CoreDataError: Error, Equatable, CustomStringConvertible {
         case unreadableModel
         /// The model does not describe the store's tables and columns.
         case modelMismatch
+        /// A write Quarry cannot make the way Core Data would (opened
+        /// writable): refused, nothing written.
+        case notWritable
     }
     public let kind: Kind
     public let message: String

@@ -12,6 +12,14 @@
 // (CoreDataViews.swift), `PRAGMA query_only` is set, and the store refuses
 // every write before running anything (`SQLStore.readOnlyReason`).
 //
+// Writable, when asked (`writable: true`, `quarry --store App.sqlite
+// --writable`): the store itself is opened as SQLite opens any file (its
+// `-wal` and `-shm` too, so rows still in the `-wal` are seen and the write
+// lands in the real store; its journal mode left as it is), and the views
+// get TEMP triggers that write the Z-tables as Core Data would
+// (CoreDataViews+Writing.swift, CoreDataDatabase.swift). Still nothing of
+// Quarry's is created in the file: TEMP objects only.
+//
 // The model: the one given (a `.xcdatamodeld` chooses its version,
 // ModelChoice.swift), else the one Core Data cached in the store
 // (`Z_MODELCACHE`, CachedModelReader.swift).
@@ -36,13 +44,15 @@ public struct CoreDataOpening {
 
 public enum CoreDataStore {
     public static let readOnlyReason = "a Core Data store is opened read-only; Quarry never writes to an app's store"
+    /// Why a writable Core Data store refuses what needs Quarry's own tables.
+    public static let bookkeepingRefusal = "is a Core Data store opened writable, and Quarry creates nothing of its own in it: persistent history would need Quarry's tables; nothing was changed"
 
-    /// Opens the Core Data store at `path` read-only. `model` (already read)
-    /// or `modelPath` (a model file or bundle) name the model; with neither,
-    /// the model cached in the store is used.
-    public static func open(path: String, model: Model? = nil, modelPath: String? = nil) throws -> CoreDataOpening {
+    /// Opens the Core Data store at `path`, read-only unless `writable`.
+    /// `model` (already read) or `modelPath` (a model file or bundle) name
+    /// the model; with neither, the model cached in the store is used.
+    public static func open(path: String, model: Model? = nil, modelPath: String? = nil, writable: Bool = false) throws -> CoreDataOpening {
         try check(path)
-        let (connection, privateCopy) = try connect(path)
+        let (connection, privateCopy) = writable ? (try connectWritable(path), nil) : try connect(path)
         defer { if let privateCopy { try? FileManager.default.removeItem(atPath: privateCopy) } }
         do {
             let schema: CoreDataSchema
@@ -66,6 +76,19 @@ public enum CoreDataStore {
             try choice.views.checkSuffixes(connection)
             choice.warnings += choice.views.warnings
             let external = try ExternalData.load(choice.views, connection: connection, storePath: path, warnings: &choice.warnings)
+            if writable {
+                try checkWritable(choice.views, schema: schema, connection: connection)
+                // All of it at once: a store is never left half set up.
+                try connection.transaction {
+                    for statement in choice.views.statements(external: external, writable: true) + choice.views.writingStatements() {
+                        try connection.execute(statement)
+                    }
+                }
+                let store = SQLStore(foreignLayoutDatabase: CoreDataDatabase(connection), model: choice.model,
+                                     bookkeepingRefusal: bookkeepingRefusal, orderColumns: true)
+                return CoreDataOpening(store: store, modelSource: choice.source, warnings: choice.warnings, metadata: schema.metadata,
+                                       storedEntityNames: choice.views.storedEntityNames)
+            }
             for statement in choice.views.statements(external: external) { try connection.execute(statement) }
             try connection.execute("PRAGMA query_only = ON")
             // The views carry every ordered to-many's order column
@@ -130,6 +153,41 @@ public enum CoreDataStore {
         }
     }
 
+    /// The store itself, opened for writing as SQLite opens any file (not
+    /// created, its journal mode kept), its `-wal` kept (emptied) on close
+    /// as Core Data keeps it.
+    private static func connectWritable(_ path: String) throws -> SQLiteConnection {
+        var options = SQLiteConnection.Options(create: false)
+        options.switchesToWAL = false
+        options.persistsWAL = true
+        do { return try SQLiteConnection(path: path, options: options) } catch {
+            throw CoreDataError(.unreadableStore, "cannot open '\(path)' for writing: \(error)",
+                                hint: "check that the file and its folder are writable and that no app holds it open; nothing was written")
+        }
+    }
+
+    /// What writing needs of the store, checked before anything is set up:
+    /// a `Z_OPT` column in every entity table, and no view whose name the
+    /// triggers' unqualified table names could mean instead (SQLite allows
+    /// no `main.` inside a trigger).
+    private static func checkWritable(_ views: CoreDataViews, schema: CoreDataSchema, connection: SQLiteConnection) throws {
+        var problems: [String] = []
+        for h in views.hierarchies where schema.table(h.cdTable)?.columns["Z_OPT"] == nil {
+            problems.append("\(h.cdTable) has no Z_OPT column")
+        }
+        let viewNames = views.hierarchies.map(\.name) + views.joins.map(\.name) + [CoreDataViews.writesTable]
+        for name in viewNames where schema.table(name) != nil {
+            problems.append("the store has a table \(name), the name Quarry's view of it takes")
+        }
+        if case .string(let encoding)? = try connection.query("PRAGMA encoding").first?.first, encoding != "UTF-8" {
+            problems.append("the store's text encoding is \(encoding), not UTF-8")
+        }
+        guard problems.isEmpty else {
+            throw CoreDataError(.notWritable, "'\(connection.path)' cannot be opened writable: " + problems.joined(separator: "; "),
+                                hint: "open it read-only (without --writable); nothing was written")
+        }
+    }
+
     private static func cachedModel(_ connection: SQLiteConnection, path: String,
                                     schema: CoreDataSchema) throws -> (model: Model, renames: RenamingIdentifiers) {
         let noModel = CoreDataError(.noModel, "'\(path)' carries no cached model (Core Data before framework version 637 did not keep one)",
@@ -147,5 +205,20 @@ extension SQLStore {
     public convenience init(coreDataStore path: String, model: Model? = nil) throws {
         let opened = try CoreDataStore.open(path: path, model: model)
         self.init(readOnlyDatabase: opened.store.database, model: opened.store.model, reason: CoreDataStore.readOnlyReason, orderColumns: true)
+    }
+
+    /// Opens an app's Core Data store, writable when `writable`: saves and
+    /// batch requests then write its Z-tables as Core Data would
+    /// (CoreDataViews+Writing.swift).
+    ///
+    /// ```swift
+    /// let store = try SQLStore(coreDataStore: "App.sqlite", model: nil, writable: true)
+    /// try store.batchUpdate(entity: "Item", predicate: nil, set: [("done", try Parser.parseExpression("YES"))])
+    /// ```
+    public convenience init(coreDataStore path: String, model: Model?, writable: Bool) throws {
+        guard writable else { try self.init(coreDataStore: path, model: model); return }
+        let opened = try CoreDataStore.open(path: path, model: model, writable: true)
+        self.init(foreignLayoutDatabase: opened.store.database, model: opened.store.model,
+                  bookkeepingRefusal: CoreDataStore.bookkeepingRefusal, orderColumns: true)
     }
 }

@@ -34,6 +34,13 @@ struct CoreDataViews {
         let cdColumn: String
         /// Binary data with Core Data's external-storage tag byte.
         let tagged: Bool
+        /// Writing (CoreDataViews+Writing.swift): why a write of this column
+        /// is refused (a transformable value), or nil.
+        var unwritable: String? = nil
+        /// A to-one's entity-number companion (`Z<n>_<REL>`) and the view of
+        /// the destination's hierarchy, whose row's `Z_ENT` it holds.
+        var companion: String? = nil
+        var destinationView: String? = nil
     }
     struct HierarchyView {
         let name: String
@@ -42,6 +49,10 @@ struct CoreDataViews {
         let columns: [Column]
         /// Ordered to-manys' order columns (CoreDataViews+Order.swift).
         var orderColumns: [OrderColumn] = []
+        /// Writing: each member entity's `Z_ENT`, and the root's (whose
+        /// `Z_PRIMARYKEY.Z_MAX` hands out the hierarchy's keys).
+        var members: [(name: String, number: Int)] = []
+        var rootNumber = 0
     }
     struct JoinView {
         let name: String
@@ -138,13 +149,26 @@ struct CoreDataViews {
                 for a in member.allAttributes(in: model) where !a.isTransient {
                     guard let q = mapping.column(for: a.name, of: member.name), seen.insert(q).inserted,
                           let c = cdColumn[declaring(a.name, from: member).name + "." + a.name] else { continue }
-                    columns.append(Column(name: q, cdTable: cdTable.name, cdColumn: c,
-                                          tagged: a.type == .binary && a.allowsExternalBinaryDataStorage))
+                    var column = Column(name: q, cdTable: cdTable.name, cdColumn: c,
+                                        tagged: a.type == .binary && a.allowsExternalBinaryDataStorage)
+                    if a.type == .transformable {
+                        column.unwritable = "\(member.name).\(a.name) is transformable: Quarry cannot write a value Core Data's transformer would read"
+                    }
+                    columns.append(column)
                 }
                 for r in member.allRelationships(in: model) where !r.isToMany {
                     guard case .foreignKey(let q)? = mapping.storage(of: r.name, of: member.name), seen.insert(q).inserted,
                           let c = cdColumn[declaring(r.name, from: member).name + "." + r.name] else { continue }
-                    columns.append(Column(name: q, cdTable: cdTable.name, cdColumn: c, tagged: false))
+                    var column = Column(name: q, cdTable: cdTable.name, cdColumn: c, tagged: false)
+                    // `ZQUOTE`'s companion `Z10_QUOTE` holds the target's Z_ENT
+                    // (present when the destination has sub-entities).
+                    column.companion = cdTable.columns["Z\(number(r.destination))_" + c.dropFirst().uppercased()]
+                    column.destinationView = mapping.table(for: r.destination)
+                    let destinationHasSubentities = model.entities.contains { $0.parent == r.destination }
+                    if column.companion == nil && destinationHasSubentities {
+                        column.unwritable = "\(member.name).\(r.name) points into a hierarchy but \(cdTable.name) has no Z\(number(r.destination))_\(c.dropFirst().uppercased()) column for the target's entity number"
+                    }
+                    columns.append(column)
                 }
             }
             let entityExpression: String
@@ -154,7 +178,10 @@ struct CoreDataViews {
                 entityExpression = "CASE t.\"\(cdTable.columns["Z_ENT"]!)\" "
                     + family.map { "WHEN \(number($0.name)) THEN \(sqlString($0.name))" }.joined(separator: " ") + " END"
             }
-            hierarchies.append(HierarchyView(name: table, cdTable: cdTable.name, entityExpression: entityExpression, columns: columns))
+            var view = HierarchyView(name: table, cdTable: cdTable.name, entityExpression: entityExpression, columns: columns)
+            view.members = family.map { ($0.name, number($0.name)) }
+            view.rootNumber = number(root.name)
+            hierarchies.append(view)
         }
 
         // Join tables, from the owning side of each many-to-many (or
@@ -213,11 +240,14 @@ struct CoreDataViews {
 
     /// The CREATE TEMP VIEW statements. `external` names the tagged columns
     /// ("TABLE.COLUMN") that hold references to external files, read from
-    /// the TEMP table ExternalData fills.
-    func statements(external: Set<String>) -> [String] {
+    /// the TEMP table ExternalData fills. `writable`: the views also present
+    /// `Z_OPT` as Quarry's row version (StoreMapping+Versions.swift), which
+    /// a writable store reads and bumps (CoreDataViews+Writing.swift).
+    func statements(external: Set<String>, writable: Bool = false) -> [String] {
         var out: [String] = []
         for h in hierarchies {
             var select = ["t.\"Z_PK\" AS \"\(StoreMapping.primaryKey)\"", "\(h.entityExpression) AS \"\(StoreMapping.entityColumn)\""]
+            if writable { select.append("t.\"Z_OPT\" AS \(SQLIdentifier.quoted(StoreMapping.versionColumn))") }
             for c in h.columns {
                 let value = "t.\(SQLIdentifier.quoted(c.cdColumn))"
                 var expression = value

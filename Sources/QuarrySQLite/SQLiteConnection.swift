@@ -45,6 +45,13 @@ public final class SQLiteConnection {
         public var statementCacheCapacity: Int
         /// Seconds one `quarry_matches` call may run (the evaluator's default is 1).
         public var regexTimeLimit: Double
+        /// Whether a writable file is switched to WAL with `synchronous =
+        /// NORMAL` (Quarry's own stores). Off for a file whose journal mode
+        /// is another program's to choose (a Core Data store opened writable).
+        public var switchesToWAL = true
+        /// Whether the `-wal` file stays (emptied) when the last connection
+        /// closes, as Core Data leaves it, rather than being deleted.
+        public var persistsWAL = false
 
         public init(readOnly: Bool = false, create: Bool = true, busyTimeout: Double = 5,
                     statementCacheCapacity: Int = 64, regexTimeLimit: Double = 1) {
@@ -133,7 +140,11 @@ public final class SQLiteConnection {
             while try statement.step() {}
         }
         try run("PRAGMA foreign_keys = ON")
-        if !options.readOnly && !isMemory {
+        if options.persistsWAL {
+            var on: Int32 = 1
+            sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
+        }
+        if !options.readOnly && !isMemory && options.switchesToWAL {
             // The first statement that reads the file: a non-SQLite file fails here.
             try run("PRAGMA journal_mode = WAL")
             try run("PRAGMA synchronous = NORMAL")

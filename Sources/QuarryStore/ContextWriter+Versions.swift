@@ -60,6 +60,10 @@ extension RowClaims {
     func claimAll(_ objects: [(object: ManagedObject, read: Int64)]) throws -> [ManagedObject] {
         var failed: [ManagedObject] = []
         let database = writer.store.database
+        guard database.updatesReturnRows else {
+            for item in objects where try !claim(item.object, read: item.read) { failed.append(item.object) }
+            return failed
+        }
         let size = max(1, Self.batchRows(database))
         var byEntity: [String: [(object: ManagedObject, read: Int64)]] = [:]
         var order: [String] = []

@@ -159,6 +159,12 @@ public protocol SQLDatabase: AnyObject {
     func restartKeys(after table: String) throws
     /// The names of the tables in the database (for schema checks and `.tables`).
     func tableNames() throws -> [String]
+    /// Whether `UPDATE … RETURNING` names the rows it wrote (a save claims
+    /// many rows per statement with it). False on a database whose tables
+    /// are views with INSTEAD OF triggers (a Core Data store opened
+    /// writable), where SQLite returns NULL for some columns: rows are then
+    /// claimed one by one.
+    var updatesReturnRows: Bool { get }
     /// Closes the connection; later calls fail.
     func close()
 }
@@ -170,6 +176,9 @@ extension SQLDatabase {
     /// Drivers that cannot be interrupted have nothing to remember.
     public func clearInterruptRequest() {}
     public func throwIfInterruptRequested() throws {}
+
+    /// Real tables return their rows.
+    public var updatesReturnRows: Bool { true }
 
     /// SQLite's default since 3.32 (PostgreSQL allows 65535).
     public var maximumArguments: Int { 32_766 }

@@ -35,6 +35,7 @@ extension SQLStore {
     /// store recording into tables that are gone.
     public func setHistoryTracking(_ on: Bool) throws {
         try checkWritable()
+        if let bookkeepingRefusal { throw HistoryError(location: database.location, reason: bookkeepingRefusal) }
         if database.isInTransaction {
             throw HistoryError(location: database.location, reason: "cannot turn history on or off inside a transaction; COMMIT or ROLLBACK first")
         }

@@ -41,6 +41,11 @@ public final class SQLStore {
     /// read-only, QuarryCoreData), or nil for a writable store. Every write
     /// entry point checks it before touching the database (`checkWritable`).
     public let readOnlyReason: String?
+    /// Why this store keeps no bookkeeping of Quarry's in its database (a
+    /// Core Data store opened writable: its file holds Core Data's tables
+    /// only), or nil. Features that would need such tables (persistent
+    /// history) are refused with it (SQLStore+ForeignLayout.swift).
+    public let bookkeepingRefusal: String?
     /// The files of long values of binary attributes that allow external
     /// storage; nil when they stay inline (ExternalBinaryStorage.swift).
     let externalStorage: ExternalBinaryStorage?
@@ -60,6 +65,7 @@ public final class SQLStore {
         self.model = model
         self.database = database
         self.readOnlyReason = nil
+        self.bookkeepingRefusal = nil
         if let error = model.derivationError() { throw error }
         let isNew = !(try database.tableNames()).contains(StoreMapping.metadataTable)
         var stored: StoreLayoutRecord?
@@ -123,6 +129,25 @@ public final class SQLStore {
         self.mapping = mapping
         self.database = database
         self.readOnlyReason = reason
+        self.bookkeepingRefusal = nil
+        self.externalStorage = nil
+    }
+
+    /// A writable store over a database that presents this model's tables
+    /// in Quarry's layout through views that write another layout (a Core
+    /// Data store's Z-tables, through INSTEAD OF triggers): no schema is
+    /// created, checked or saved, the views carry the row version, values
+    /// stay inline (no external files), and what would need Quarry's own
+    /// tables in the database is refused with `bookkeepingRefusal`.
+    public init(foreignLayoutDatabase database: any SQLDatabase, model: Model, bookkeepingRefusal: String, orderColumns: Bool = false) {
+        self.model = model
+        ValueTransformerRegistry.shared.registerOpaqueTransformers(missingFrom: model)
+        var mapping = StoreMapping(model: model, dialect: database.dialect, storesVersions: true)
+        mapping.storesOrderColumns = orderColumns
+        self.mapping = mapping
+        self.database = database
+        self.readOnlyReason = nil
+        self.bookkeepingRefusal = bookkeepingRefusal
         self.externalStorage = nil
     }
 

@@ -32,6 +32,7 @@ struct Shell: ParsableCommand {
     @Flag(name: [.short, .long], help: "No greeting in the REPL.") var quiet = false
     @Flag(name: .customLong("no-pager"), help: "Never show results through $PAGER.") var noPager = false
     @Flag(help: "Migrate a store made with an earlier version of the model when it opens.") var migrate = false
+    @Flag(help: "Open a Core Data store for writing (saves and batch requests keep Core Data's invariants).") var writable = false
     @Option(name: .customShort("o"), help: "Write results to this file.") var outputFile: String?
     @Option(name: .customShort("f"), help: "A query file to run (repeatable).") var fileOption: [String] = []
     @Option(name: .customLong("error-format"), help: "Errors as 'human' or 'json'.") var errorFormat = "human"
@@ -57,6 +58,7 @@ struct Shell: ParsableCommand {
         options.quiet = quiet
         options.noPager = noPager
         options.migrate = migrate
+        options.writable = writable
         options.outputFile = outputFile
         let status = options.run()
         if status != 0 { throw ExitCode(status) }

@@ -18,6 +18,8 @@ enum ShellHelp {
       --model PATH            the model (YAML, JSON or .xcdatamodeld)
       --migrate               migrate a store made with an earlier version of the model
                               (without it such a store is refused; see quarry migrate)
+      --writable              open a Core Data store for writing (read-only without it);
+                              writes keep Z_PK/Z_MAX, Z_ENT, Z_OPT, join and order columns
       --engine sql|memory     where predicates run (default sql)
 
     INPUT

@@ -5,7 +5,8 @@
 // (stdin), `--store`, `--postgres`, `--model`, `--mode` and its aliases
 // (`--json`, `--csv`, ...), `--engine`, `--error-format`, `--arg` (each
 // `--option VALUE`), the switches `--keep-going`, `--bail`,
-// `--single-transaction`/`-1`, `--echo`, `-q`, `--no-pager`, and `--help`, `--version`.
+// `--single-transaction`/`-1`, `--echo`, `-q`, `--no-pager`, `--migrate`,
+// `--writable`, and `--help`, `--version`.
 // Anything else (a subcommand, `--option=value`, a value that looks like an
 // option, a repeated single option, a value ArgumentParser would reject) is
 // left to ArgumentParser, so its errors and exit codes read as before.
@@ -32,6 +33,8 @@ struct ShellOptions {
     var noPager = false
     /// `--migrate`: a store made with an earlier version of the model is migrated on open.
     var migrate = false
+    /// `--writable`: a Core Data store is opened for writing (read-only without it).
+    var writable = false
     var outputFile: String?
     var errorFormat = "human"
     /// `--seed N`: the same `random()` values in every run (fresh ones without it).
@@ -76,6 +79,7 @@ struct ShellOptions {
             case "-q", "--quiet": quiet = true; continue
             case "--no-pager": noPager = true; continue
             case "--migrate": migrate = true; continue
+            case "--writable": writable = true; continue
             case "-": sources.append(.standardInput); continue
             case "-h", "--help": informationOnly = ShellHelp.text; continue
             case "--version": informationOnly = Self.version + "\n"; continue
@@ -169,6 +173,7 @@ struct ShellOptions {
         session.echo = echo
         session.quiet = quiet
         session.migration = migrate ? .automatic : .none
+        session.coreDataWritable = writable
         // psql's pager: results taller than the terminal, only when stdout is one.
         if !noPager && isatty(1) != 0 { session.usePager(Pager.command(environment: ProcessInfo.processInfo.environment)) }
         if let outputFile {

@@ -80,6 +80,8 @@ public final class ShellSession {
     /// migrated when it opens; without it such a store is refused, with the
     /// changes and how to migrate.
     public var migration: MigrationPolicy = .none
+    /// `--writable`: a Core Data store opens for writing (CoreDataStoreOpening.swift).
+    public var coreDataWritable = false
     /// What `.exit N` asked the process to exit with.
     public internal(set) var exitStatus: Int32 = 0
     /// A statement's big values (fetched objects, rows, a context), kept
