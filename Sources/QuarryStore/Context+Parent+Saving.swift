@@ -192,7 +192,7 @@ extension Context {
             }
         }
         var keys: [MergeConflict.Key] = []
-        var names = (parentValues.map { Array($0.keys) } ?? []) + object.changes.map(\.key)
+        var names = (parentValues.map { Array($0.keys) } ?? []) + object.changes.map { $0.key }
         names = Array(Set(names)).sorted()
         for key in names {
             if case .toMany? = object.changes[key] { continue }

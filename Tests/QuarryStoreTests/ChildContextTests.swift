@@ -6,6 +6,7 @@
 // object IDs across the chain, conflicts per merge policy, and what a child
 // refuses.
 import Foundation
+import QuarrySQL
 import Testing
 @testable import QuarryStore
 
@@ -81,25 +82,34 @@ enum ChildFixture {
     }
 
     /// Rows of a query as text, for comparing with expected rows.
-    static func rows(_ store: SQLStore, _ sql: String) throws -> [String] {
-        try store.database.rows(sql).map { $0.map { Printer.format($0) }.joined(separator: " ") }
+    static func rows(_ store: SQLStore, _ sql: String, _ kinds: [SQLValueKind]) throws -> [String] {
+        try store.database.rows(sql, [], as: kinds).map { row in
+            row.map { v -> String in
+                switch v {
+                case .string(let s): return "'\(s)'"
+                case .int(let i): return "\(i)"
+                case .null: return "nil"
+                default: return "\(v)"
+                }
+            }.joined(separator: " ")
+        }
     }
 
     /// Employees with salary and department, by SQL.
     static func employees(_ store: SQLStore) throws -> [String] {
-        try rows(store, #"SELECT e."name", e."salary", d."name" FROM "Emp" e LEFT JOIN "Dept" d ON d."_pk" = e."dept" ORDER BY e."name""#)
+        try rows(store, #"SELECT e."name", e."salary", d."name" FROM "Emp" e LEFT JOIN "Dept" d ON d."_pk" = e."dept" ORDER BY e."name""#, [.string, .int, .string])
     }
 
     /// Tag name → employee names, by SQL over the join table.
     static func tagging(_ store: SQLStore) throws -> [String] {
         guard case .joinTable(let join, let source, let target)? = store.mapping.storage(of: "tags", of: "Emp") else { return ["no join table"] }
-        return try rows(store, "SELECT t.\"name\", e.\"name\" FROM \"\(join)\" j JOIN \"Emp\" e ON e.\"_pk\" = j.\"\(source)\" JOIN \"Tag\" t ON t.\"_pk\" = j.\"\(target)\" ORDER BY t.\"name\", e.\"name\"")
+        return try rows(store, "SELECT t.\"name\", e.\"name\" FROM \"\(join)\" j JOIN \"Emp\" e ON e.\"_pk\" = j.\"\(source)\" JOIN \"Tag\" t ON t.\"_pk\" = j.\"\(target)\" ORDER BY t.\"name\", e.\"name\"", [.string, .string])
     }
 
     /// Item names of crate box in their order, by SQL.
     static func crateOrder(_ store: SQLStore) throws -> [String] {
         let order = store.mapping.orderPrefix(of: "items", of: "Crate", alias: "i")
-        return try rows(store, "SELECT i.\"name\" FROM \"Item\" i JOIN \"Crate\" c ON c.\"_pk\" = i.\"crate\" WHERE c.\"name\" = 'box' ORDER BY \(order)i.\"_pk\"")
+        return try rows(store, "SELECT i.\"name\" FROM \"Item\" i JOIN \"Crate\" c ON c.\"_pk\" = i.\"crate\" WHERE c.\"name\" = 'box' ORDER BY \(order)i.\"_pk\"", [.string])
     }
 }
 
@@ -119,7 +129,7 @@ struct ChildContextTests {
         let child: ContextEdit?
         let entity: String
         let predicate: String?
-        let sort: [SortDescriptor]
+        let sort: [QuarrySQL.SortDescriptor]
         let expected: [String]
         var testDescription: String { name }
     }
@@ -214,9 +224,14 @@ struct ChildContextTests {
         let sales = try #require(childAnn.object(forKey: "dept"))
         #expect(F.names(sales.objects(forKey: "emps")).sorted() == ["ann", "bob", "dan"])
         #expect(childDan.object(forKey: "dept") === sales)
-        // An object the parent deleted is gone for the child.
+        // An object the parent deleted is gone for the child: from its
+        // fetches, and from the object once refreshed (until then it keeps
+        // the values it read, as in Core Data).
+        let childBob = try #require(sales.objects(forKey: "emps").first { $0["name"] == .string("bob") })
         try parent.delete(try F.one(parent, "Emp", "bob"))
-        let childBob = child.object(with: try F.one(Context(store: parent.store), "Emp", "bob").objectID)
+        #expect(F.names(try child.fetch(FetchRequest(entity: "Emp", sortDescriptors: [SortDescriptor("name")]))) == ["ann", "cat", "dan"])
+        #expect(childBob["name"] == .string("bob"))
+        child.refresh(childBob, mergeChanges: false)
         #expect(throws: ContextError.self) { try childBob.loadValue(forKey: "name") }
         // The child's statistics show no store query of its own.
         #expect(child.statistics.queries == 0)
