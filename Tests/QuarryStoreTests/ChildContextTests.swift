@@ -28,7 +28,7 @@ enum ChildFixture {
           tags: { to: Tag, many: true, inverse: emps }
       Tag:
         attributes:
-          name: { type: string, optional: false }
+          name: { type: string, optional: false, unique: true }
         relationships:
           emps: { to: Emp, many: true, inverse: tags }
       Crate:
@@ -192,6 +192,15 @@ struct ChildContextTests {
             #expect(F.names(try child.fetch(request, engine: engineKind)) == c.expected, "\(engineKind)")
             #expect(try child.count(request, engine: engineKind) == c.expected.count, "\(engineKind)")
         }
+        // Dictionary results agree.
+        var dictionaries = request
+        dictionaries.propertiesToFetch = [FetchProperty(name: "name", expression: try Parser.parseExpression("name"))]
+        #expect(try child.fetchDictionaries(dictionaries).map { $0["name"] } == c.expected.map { .string($0) })
+        // Without its own pending changes a child still sees its parent's: they are its "store".
+        if c.child == nil {
+            #expect(F.names(try child.fetch(request, includesPendingChanges: false)) == c.expected)
+            #expect(try child.count(request, includesPendingChanges: false) == c.expected.count)
+        }
         // A grandchild sees the same (its parent's view is the child's).
         let grandchild = Context(parent: child)
         #expect(F.names(try grandchild.fetch(request)) == c.expected)
@@ -350,6 +359,26 @@ struct ChildContextTests {
         try F.one(child, "Dept", "Ops").setValue(5, forKey: "budget")
         try child.save()
         #expect(parent.insertedObjects.count == 1 && parent.updatedObjects.count == 1)
+    }
+
+    /// Uniqueness is the store's to judge (as in Core Data): a child's save
+    /// lets a duplicate through, the root's save refuses it.
+    @Test(arguments: TestEngine.available)
+    func uniquenessIsJudgedWhenTheRootSaves(engine: TestEngine) throws {
+        let store = try F.seeded(engine)
+        let parent = Context(store: store)
+        let child = Context(parent: parent)
+        let twin = try child.insert("Tag")
+        try twin.setValue("red", forKey: "name")
+        try child.save()
+        #expect(parent.insertedObjects.count == 1)
+        do {
+            try parent.save()
+            Issue.record("the duplicate was saved")
+        } catch let error as ValidationError {
+            #expect(error.failures.contains { if case .notUnique = $0.reason { return true } else { return false } })
+        }
+        #expect(try F.rows(store, #"SELECT "name" FROM "Tag" ORDER BY "name""#, [.string]) == ["'blue'", "'red'"])
     }
 
     @Test(arguments: TestEngine.available)
