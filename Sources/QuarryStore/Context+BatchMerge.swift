@@ -31,6 +31,7 @@ extension Context {
     /// A batch update through the store, merged into this context.
     @discardableResult
     public func batchUpdate(entity: String, predicate: QuarrySyntax.Predicate?, set: [(String, QuarrySyntax.Expression)]) throws -> BatchResult {
+        try refuseInChild("batchUpdate")   // Context+Parent.swift
         let result = try withHistoryOrigin { try store.batchUpdate(entity: entity, predicate: predicate, set: set, resultType: .objectIDs) }
         if automaticallyMergesBatchResults { merge(result, kind: .updated) }
         return result
@@ -39,6 +40,7 @@ extension Context {
     /// A batch delete through the store (with delete rules), merged into this context.
     @discardableResult
     public func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?) throws -> BatchResult {
+        try refuseInChild("batchDelete")   // Context+Parent.swift
         let result = try withHistoryOrigin { try store.batchDelete(entity: entity, predicate: predicate, resultType: .objectIDs) }
         if automaticallyMergesBatchResults {
             // Cascades may have removed more: refresh what remains registered too.
@@ -51,6 +53,7 @@ extension Context {
     /// A batch insert through the store, merged into this context.
     @discardableResult
     public func batchInsert(_ entity: String, objects: [[String: Value]]) throws -> BatchResult {
+        try refuseInChild("batchInsert")   // Context+Parent.swift
         let result = try withHistoryOrigin { try store.batchInsert(entity, objects: objects, resultType: .objectIDs) }
         if automaticallyMergesBatchResults { merge(result, kind: .inserted) }
         return result

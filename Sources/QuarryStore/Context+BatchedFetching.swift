@@ -25,6 +25,7 @@ extension Context {
     public func fetchBatched(_ request: FetchRequest, includesPendingChanges override: Bool? = nil,
                              maximumLoadedBatches: Int = 3) throws -> BatchedFetchResult {
         try checkEntity(request.entity)
+        try refuseInChild("fetchBatched")   // Context+Parent.swift
         guard request.fetchBatchSize > 0 else { throw ContextError.batchSizeRequired(request.fetchBatchSize) }
         let prefetching = try prefetchTree(for: request)
         var pinned: [ObjectID: ManagedObject] = [:]

@@ -253,6 +253,7 @@ extension Context {
 
     /// Loads the row of a fault, and the rows of the faults of its batch.
     func fireFault(_ object: ManagedObject) throws {
+        if parent != nil { return try fireFaultFromParent(object) }   // Context+Parent.swift
         var ids = [object.objectID]
         // Kept: filling the rows clears each object's batch.
         let batch = object.batch
@@ -289,6 +290,7 @@ extension Context {
 
     /// The saved value of relationship `r` of `object`, from the store.
     func loadRelationship(_ r: Relationship, of object: ManagedObject) throws -> PropertyValue {
+        if parent != nil { return try relationshipFromParent(r, of: object) }
         let mapping = store.mapping
         switch mapping.storage(of: r.name, of: object.entity.name) {
         case .foreignKey?:

@@ -45,6 +45,8 @@ extension Context {
                 return objects
             }
         }
+        // A child's "store" is its parent's state (Context+Parent.swift).
+        if parent != nil { return try objectsFromParent(request) }
         statistics.fetches += 1
         if request.fetchBatchSize > 0, let ids = try fetchIDs(request) {
             var objects: [ManagedObject] = []
@@ -73,6 +75,7 @@ extension Context {
             try processPendingChanges()
             if pendingAffects(request) { return try fetchInMemory(request).count }
         }
+        if let parent { return try parent.count(request, includesPendingChanges: true) }
         statistics.fetches += 1
         return try store.count(request)
     }
@@ -94,6 +97,7 @@ extension Context {
                 return try store.dictionariesInMemory(request, selected: try fetchInMemory(base))
             }
         }
+        if let parent { return try parent.fetchDictionaries(request, includesPendingChanges: true) }
         statistics.fetches += 1
         return try store.fetchDictionaries(request)
     }

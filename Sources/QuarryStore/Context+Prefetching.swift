@@ -33,7 +33,8 @@ extension Context {
     /// with its batch).
     @discardableResult
     func prefetch(_ tree: [PrefetchNode], for objects: [ManagedObject]) throws -> [ManagedObject] {
-        guard !tree.isEmpty else { return [] }
+        // A child's relationships come from its parent's objects (Context+Parent.swift), never the store.
+        guard !tree.isEmpty, parent == nil else { return [] }
         var reached: [ManagedObject] = []
         for node in tree {
             var seen = Set<ObjectIdentifier>()

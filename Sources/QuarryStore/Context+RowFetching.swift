@@ -11,6 +11,7 @@ extension Context {
     /// memory): no store object is built, registered, copied and freed per
     /// row on the way, which at a million rows is most of a fetch's cost.
     func fetchObjects(_ request: FetchRequest) throws -> [ManagedObject] {
+        if parent != nil { return try objectsFromParent(request) }   // Context+Parent.swift
         // A stopped fetch's rows are freed by the next one (or the context).
         leftovers.removeAll()
         let plan = try store.explain(request)

@@ -64,6 +64,7 @@ extension Context {
     /// before anything is written, or the store's error; either way the store
     /// and the context's pending changes are left as they were.
     public func save() throws {
+        if parent != nil { return try saveIntoParent() }   // Context+Parent+Saving.swift
         defer { store.finishExternalWrites() }   // ExternalBinaryStorage.swift
         try processPendingChanges()
         guard hasChanges else { return }
@@ -146,6 +147,7 @@ extension Context {
         try refreshDerived(derived, saved: inserted + updated, permanent: permanent)
         finishSave(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent, dropped: dropped)
         finishLocking(locking, inserted: inserted)
+        if !children.isEmpty, !permanent.isEmpty { passPermanentIDs(permanent) }   // Context+Parent.swift
         if !merges.isEmpty { finishUniqueMerges(merges) }
     }
 

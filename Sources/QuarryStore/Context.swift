@@ -91,6 +91,14 @@ public final class Context {
     /// What the context's entity infos, and through them its objects, point at (see `ContextLink`).
     let link = ContextLink()
 
+    /// The context a child reads through and saves into (Context+Parent.swift); nil on a store.
+    public internal(set) var parent: Context?
+    /// A parent's live children, told the permanent IDs its saves assign.
+    var children: [ChildLink] = []
+    /// Temporary IDs saved since → their permanent IDs, kept by contexts
+    /// with children (and the children), so an ID held from before resolves.
+    var retiredIDs: [ObjectID: ObjectID] = [:]
+
     public init(store: SQLStore) {
         self.store = store
         link.context = self
@@ -107,6 +115,7 @@ public final class Context {
     /// row when first read. Never queries the store by itself.
     public func object(with id: ObjectID) -> ManagedObject {
         if let registered = registry[id] { return registered }
+        if id.isTemporary, !retiredIDs.isEmpty, let saved = retiredIDs[id] { return object(with: saved) }
         let object = ManagedObject(id: id, info: entityInfo(named: id.entity), context: self)
         registry[id] = object
         return object

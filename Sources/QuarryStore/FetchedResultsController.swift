@@ -97,6 +97,7 @@ public final class FetchedResultsController {
     /// is still valid). Throws when the request has no sort descriptor, the
     /// fetch fails, or the sections are not contiguous.
     public func performFetch() throws {
+        try context.refuseInChild("a fetched results controller")   // Context+Parent.swift
         guard !fetchRequest.sortDescriptors.isEmpty else { throw FetchedResultsError.missingSortDescriptors(entity: fetchRequest.entity) }
         let options = context.store.evaluationOptions
         let keys = try SortKeys(fetchRequest.sortDescriptors, options: options)

@@ -28,17 +28,23 @@ public struct MergeConflict: Sendable, Equatable, CustomStringConvertible {
     public let objectDeleted: Bool
     /// Keys that differ between the read and the store, or that the object changed.
     public let keys: [Key]
+    /// The "store" is a parent context: a child's save met changes its
+    /// parent made since the child read the object (Context+Parent+Saving.swift);
+    /// `store` then holds the parent's values, and there are no versions.
+    public internal(set) var inParent = false
 
     public var description: String {
         var head = "\(objectID)"
-        if deletedInStore {
+        if inParent {
+            head += deletedInStore ? " was deleted in the parent context since it was read" : " changed in the parent context since it was read"
+        } else if deletedInStore {
             head += " was deleted in the store since it was read"
         } else {
             head += " changed in the store since it was read (version \(readVersion.map(String.init) ?? "?") → \(storeVersion!))"
         }
         if objectDeleted { head += "; this save deletes it" }
         let lines = keys.map { k in
-            "  \(k.key): read \(Printer.format(k.read)), store \(Printer.format(k.store))" + (k.new.map { ", new \(Printer.format($0))" } ?? "")
+            "  \(k.key): read \(Printer.format(k.read)), \(inParent ? "parent" : "store") \(Printer.format(k.store))" + (k.new.map { ", new \(Printer.format($0))" } ?? "")
         }
         return ([head] + lines).joined(separator: "\n")
     }
@@ -49,7 +55,7 @@ public struct MergeConflictError: Error, Equatable, CustomStringConvertible {
     public let conflicts: [MergeConflict]
 
     public var description: String {
-        "the save conflicts with changes made in the store since the objects were read "
+        "the save conflicts with changes made in the \(conflicts.contains(where: \.inParent) ? "parent context" : "store") since the objects were read "
             + "(\(conflicts.count) object\(conflicts.count == 1 ? "" : "s"); nothing was written):\n"
             + conflicts.map(\.description).joined(separator: "\n")
     }

@@ -83,6 +83,9 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
 final class Validator {
     let context: Context
     let model: Model
+    /// Off for a child context's save: uniqueness is the store's to judge,
+    /// when the parent saves (as in Core Data, Context+Parent+Saving.swift).
+    var checksUniqueness = true
     private var rulesByEntity: [String: EntityRules] = [:]
     /// The rules used last: consecutive objects nearly always share them.
     @exclusivity(unchecked) private var lastRules: EntityRules?
@@ -171,7 +174,7 @@ final class Validator {
                 }
             }
         }
-        if model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }) {
+        if checksUniqueness, model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }) {
             failures += try uniqueness(anyDeleted ? objects.filter { !$0.isDeleted } : objects)
         }
         return denied.isEmpty ? failures : denied + failures

@@ -248,10 +248,29 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
         #expect(try reader.count(FetchRequest(entity: "Department")) == 1)
     }
 
+    @Test func theChildContextSnippetRuns() throws {
+        guard FileManager.default.fileExists(atPath: "Examples/Models/Company.yaml") else {
+            Issue.record("run from the package root: the snippet reads Examples/Models/Company.yaml")
+            return
+        }
+        let store = try SQLStore(path: ":memory:", model: try ModelReader.read(from: "Examples/Models/Company.yaml"))
+        let context = Context(store: store)
+        // README snippet 3
+        let scratch = Context(parent: context)
+        let research = try scratch.insert("Department")
+        try research.setValue("Research", forKey: "name")
+        try scratch.save()                                  // into `context`: still unsaved there
+        assert(context.insertedObjects.count == 1)
+        try context.save()                                  // now in the store; `research` has its permanent ID
+        // end of README snippet
+        #expect(!research.objectID.isTemporary)
+        #expect(try store.fetch(FetchRequest(entity: "Department")).count == 1)
+    }
+
     /// Compiled, not run: they open an app's store.
     func coreDataSnippets() throws {
         do {
-            // README snippet 3
+            // README snippet 4
             let store = try SQLStore(coreDataStore: "App.sqlite")            // or model: someModel
             let opened = try CoreDataStore.open(path: "App.sqlite", modelPath: "App.xcdatamodeld")
             print(opened.modelSource, opened.warnings)
@@ -259,7 +278,7 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
             _ = store
         }
         do {
-            // README snippet 4
+            // README snippet 5
             let source = try SQLStore(coreDataStore: "App.sqlite")
             try StoreExport.copy(from: source, toFile: "data.sqlite")       // or to: an open SQLStore of the same model
             // end of README snippet
