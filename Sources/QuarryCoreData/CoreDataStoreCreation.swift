@@ -13,6 +13,10 @@
 // before 637 have no such table and open fine, and Core Data fills it in
 // itself. So a created store opens through Quarry with a model, not alone.
 //
+// Warned (Result.warnings): the join table of a many-to-many between an
+// entity and itself, whose name Core Data chooses unpredictably (wire-ios:
+// Z_24TRUSTEDBYCLIENTS in one store, Z_24TRUSTEDCLIENTS in another).
+//
 // Refused, with nothing left behind: a model whose version hashes Quarry
 // cannot compute exactly (derived attributes and the entities below them),
 // a model it cannot lay out (a to-many without an inverse, R-tree or
@@ -50,6 +54,9 @@ public enum CoreDataStoreCreation {
         public let path: String
         public let storeUUID: String
         public let versionHashes: [String: [UInt8]]
+        /// Names that are a best guess (a self-referential many-to-many's
+        /// join table), to pass on to the user.
+        public let warnings: [String]
     }
 }
 
@@ -99,7 +106,10 @@ extension CoreDataStore {
                 // any table), 4 KB pages (SQLite's default), WAL from
                 // framework version 637 (the connection's own journal mode),
                 // a rollback journal before.
+                // The connection has already switched the empty file to WAL,
+                // so auto_vacuum takes effect only through a VACUUM.
                 try connection.execute("PRAGMA auto_vacuum = 2")
+                try connection.execute("VACUUM")
                 try connection.execute("BEGIN")
                 for statement in layout.statements { try connection.execute(statement) }
                 try connection.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
@@ -129,6 +139,6 @@ extension CoreDataStore {
             removeTemporary()
             throw CoreDataError(.unreadableStore, "cannot create a Core Data store at '\(path)': \(error); nothing was left behind")
         }
-        return CoreDataStoreCreation.Result(path: path, storeUUID: uuid, versionHashes: hashes)
+        return CoreDataStoreCreation.Result(path: path, storeUUID: uuid, versionHashes: hashes, warnings: layout.warnings)
     }
 }

@@ -7,8 +7,10 @@
 //     `COLLATE BINARY ASC|DESC` on each element, where <name> is the index's
 //     name, or — for an index declared the old way (`indexed="YES"`,
 //     `<compoundIndexes>`) — its properties joined by `_`;
-//   - at 865–866 only, the indexes of an entity are repeated for each of its
-//     sub-entities (`Z_TextMessage_nonce_data` beside `Z_Message_nonce_data`);
+//   - a sub-entity does not repeat its parent's indexes. (Some wire-ios
+//     stores at 865–866 carry `Z_TextMessage_nonce_data` beside
+//     `Z_Message_nonce_data`, but other stores at the same versions do not:
+//     left by their migrations, not by creation);
 // - uniqueness constraints: before 1044 a table constraint
 //   `CONSTRAINT <COL1>_<COL2> UNIQUE (COL1, COL2)` (Moody, 637); from 1044
 //   `CREATE UNIQUE INDEX Z_<Entity>_UNIQUE_<p1>_<p2>` with `COLLATE BINARY
@@ -27,19 +29,16 @@ extension CoreDataStoreLayout {
                 for owner in hierarchy { if let c = columnOf[owner.name + "." + property] { return c } }
                 return nil
             }
-            // The entity's own indexes, and at 865–866 its ancestors' too.
-            var sources = [entity]
-            if (860..<977).contains(frameworkVersion) { sources += entity.ancestors(in: model) }
-            for source in sources {
-                for index in source.fetchIndexes {
+            do {
+                for index in entity.fetchIndexes {
                     var elements: [(column: String, ascending: Bool)] = []
                     for e in index.elements {
                         guard let property = e.property, e.kind == .binary else {
-                            problems.append("fetch index \(index.name) of \(source.name) has an \(e.property == nil ? "expression" : "R-tree") element, which Quarry cannot create")
+                            problems.append("fetch index \(index.name) of \(entity.name) has an \(e.property == nil ? "expression" : "R-tree") element, which Quarry cannot create")
                             continue
                         }
                         guard let c = column(property) else {
-                            problems.append("fetch index \(index.name) of \(source.name): \(property) has no column")
+                            problems.append("fetch index \(index.name) of \(entity.name): \(property) has no column")
                             continue
                         }
                         elements.append((c, e.isAscending))
@@ -49,7 +48,7 @@ extension CoreDataStoreLayout {
                         let name = index.isDeclaredByProperties ? index.elements.compactMap(\.property).joined(separator: "_") : index.name
                         indexes.append(Index(name: "Z_\(entity.name)_\(name)", table: table,
                                              elements: elements.map { "\($0.column) COLLATE BINARY \($0.ascending ? "ASC" : "DESC")" }, isUnique: false))
-                    } else if source.name == entity.name {
+                    } else {
                         let name = elements.count == 1 ? "\(table)_\(elements[0].column)_INDEX"
                             : "\(table)_" + elements.map(\.column).joined(separator: "_")
                         indexes.append(Index(name: name, table: table, elements: elements.map(\.column), isUnique: false))

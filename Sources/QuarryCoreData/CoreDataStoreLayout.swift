@@ -20,6 +20,8 @@
 // - a many-to-many gets `Z_<n><REL>` named after the side on the
 //   lower-numbered entity, columns `Z_<entity number><name of the
 //   relationship pointing at it>`, the lower-numbered side first;
+// - equal join-table column names (two relationships named alike pointing
+//   at one entity) get suffixes 1, 2, … (Z_23USERS1), in entity-name order;
 // - indexes: every to-one's column, Z_ENT of a hierarchy, a join table's
 //   second column; fetch indexes and uniqueness constraints as each
 //   framework version names them (CoreDataStoreLayout+Indexes.swift).
@@ -52,6 +54,8 @@ struct CoreDataStoreLayout {
     var indexes: [Index] = []
     /// "Entity.property" → its column (attributes and to-ones), for indexes.
     var columnOf: [String: String] = [:]
+    /// What the caller should know: names that are a best guess.
+    var warnings: [String] = []
 
     /// Numbers entities as Core Data does: roots by name, each followed by
     /// its sub-entities by name, recursively.
@@ -171,7 +175,11 @@ struct CoreDataStoreLayout {
         func number(_ name: String) -> Int { numbers[name] ?? 0 }
         var done: Set<String> = []
         var usedColumns: Set<String> = []
-        for entity in model.entities.sorted(by: { number($0.name) < number($1.name) }) {
+        // By entity name, then relationship name: the order in which equal
+        // column names get their suffixes (wire-ios: Reaction.users holds
+        // Z_23USERS, SystemMessage.users — the lower-numbered entity, a
+        // sub-entity — Z_23USERS1; entity-number order would swap them).
+        for entity in model.entities.sorted(by: { utf8Order($0.name, $1.name) }) {
             for r in entity.relationships.sorted(by: { utf8Order($0.name, $1.name) }) where !r.isTransient && r.isToMany {
                 guard let inverseName = r.inverse else {
                     problems.append("\(entity.name).\(r.name) is a to-many without an inverse: how Core Data names its join table is not known")
@@ -216,6 +224,11 @@ struct CoreDataStoreLayout {
                 // whose destination keys that column holds is ordered.
                 if a.other.isOrdered { columns.append(Column(name: "Z_FOK_" + c1.dropFirst(2), type: "INTEGER")) }
                 if a.rel.isOrdered { columns.append(Column(name: "Z_FOK_" + c2.dropFirst(2), type: "INTEGER")) }
+                if na == nb {
+                    warnings.append("\(a.entity).\(a.rel.name) ↔ \(a.other.name) is a many-to-many of an entity with itself: its join table is "
+                        + "\(tableName), but Core Data's choice between Z_\(first)\(a.rel.name.uppercased()) and Z_\(first)\(a.other.name.uppercased()) "
+                        + "is not predictable from the names (the corpus has both); check the store with the app before relying on that relationship")
+                }
                 tables.append(Table(name: tableName, columns: columns, primaryKey: [c1, c2]))
                 indexes.append(Index(name: "\(tableName)_\(c2)_INDEX", table: tableName, elements: [c2, c1], isUnique: false))
             }

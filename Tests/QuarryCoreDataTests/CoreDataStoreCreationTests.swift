@@ -80,6 +80,18 @@ struct CoreDataStoreCreationTests {
         return nil
     }
 
+    /// Columns of `made` that `real` holds elsewhere because a migration
+    /// appended them (ALTER TABLE ADD COLUMN): taking them out of both
+    /// leaves the same order, and in `real` they are the last ones.
+    static func appendedByMigration(made: [String], real: [String]) -> [String]? {
+        guard Set(made) == Set(real), made.count == real.count else { return nil }
+        for cut in stride(from: real.count - 1, through: 0, by: -1) {
+            let tail = Array(real[cut...])
+            if made.filter({ !tail.contains($0) }) == Array(real[..<cut]) { return tail }
+        }
+        return nil
+    }
+
     @Test(.enabled(if: !CoreDataCorpus.stores.isEmpty))
     func createdStoresMatchTheCorpus() throws {
         var stores = (compared: 0, exact: 0, skipped: [String]())
@@ -87,7 +99,9 @@ struct CoreDataStoreCreationTests {
         var columns = (matched: 0, total: 0)
         var indexes = (matched: 0, total: 0)
         var metadata = 0
-        var differences: [String] = []
+        var selfJoins = (matched: 0, total: 0)
+        var explained: [String] = []     // differences with a known cause
+        var unexplained: [String] = []   // differences the rules get wrong
         var exactNames: [String] = []
         for s in CoreDataCorpus.stores {
             let original = CoreDataCorpus.storesFolder.appendingPathComponent(s.store).path
@@ -100,71 +114,123 @@ struct CoreDataStoreCreationTests {
                 continue
             }
             guard case .int(let fw)? = real.plist["NSPersistenceFrameworkVersion"] else { continue }
+            // The model version's identifiers are an input of the compiled
+            // model that Quarry's Model does not keep: taken from the store.
             let identifiers = real.plist["NSStoreModelVersionIdentifiers"]?.array?.compactMap(\.string) ?? []
+            let renames = CoreDataCorpus.modelPath(s).flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+                .map(RenamingIdentifiers.fromXML) ?? RenamingIdentifiers()
             let scratch = Scratch()
             let path = scratch.path("Created.sqlite")
-            try CoreDataStore.create(model: model, at: path, options: .init(frameworkVersion: Int(fw), versionIdentifiers: identifiers))
+            let result = try CoreDataStore.create(model: model, at: path, options: .init(frameworkVersion: Int(fw), versionIdentifiers: identifiers))
+            // Join tables of self-referential many-to-manys: named by a guess
+            // the creation warns about; counted apart.
+            let guessed = Set(result.warnings.compactMap { w in w.range(of: "its join table is ").map { String(w[$0.upperBound...].prefix { $0 != "," }) } })
             let made = try SchemaSnapshot(path: path)
             stores.compared += 1
             let label = "\(s.store) (fw \(fw), \(source) model)"
-            var storeDiffers: [String] = []
+            var wrong: [String] = []
+            var known: [String] = []
 
-            // Z_PRIMARYKEY and the metadata: exact in every store.
-            #expect(made.entities == real.entities, "\(label): Z_PRIMARYKEY")
+            // Z_PRIMARYKEY: exact, but an entity renamed in place keeps its
+            // old Z_NAME in a migrated store (a new store takes the new one).
+            var primaryKeysEqual = made.entities.count == real.entities.count
+            for (m, r) in zip(made.entities, real.entities) where m != r {
+                let mParts = m.split(separator: " "), rParts = r.split(separator: " ")
+                if mParts.count == 3, rParts.count == 3, mParts[0] == rParts[0], mParts[2] == rParts[2],
+                   renames.names[String(mParts[1])] == String(rParts[1]) {
+                    known.append("Z_PRIMARYKEY \(r): the entity was renamed to \(mParts[1]) and the store migrated in place (old Z_NAME kept)")
+                } else { primaryKeysEqual = false }
+            }
+            #expect(primaryKeysEqual, "\(label): Z_PRIMARYKEY \(made.entities) vs \(real.entities)")
+            // The metadata: the same Core Data keys with equal values.
             #expect(made.coreDataKeys == real.coreDataKeys, "\(label): metadata keys \(made.coreDataKeys.sorted()) vs \(real.coreDataKeys.sorted())")
             for key in made.coreDataKeys { #expect(made.plist[key] == real.plist[key], "\(label): metadata \(key)") }
-            if made.entities == real.entities && made.coreDataKeys == real.coreDataKeys
-                && made.coreDataKeys.allSatisfy({ made.plist[$0] == real.plist[$0] }) { metadata += 1 }
+            if primaryKeysEqual && made.coreDataKeys == real.coreDataKeys && made.coreDataKeys.allSatisfy({ made.plist[$0] == real.plist[$0] }) {
+                metadata += 1
+            }
 
             // Tables and columns.
             for (name, realColumns) in real.tables.sorted(by: { $0.key < $1.key }) {
                 if name == "Z_MODELCACHE" { continue }   // not written (CoreDataStoreCreation.swift says why)
-                if name.hasPrefix("A") && (name.hasPrefix("ACHANGE") || name.hasPrefix("ATRANSACTION") || name.hasPrefix("ANSCK")) {
-                    storeDiffers.append("table \(name): persistent history / CloudKit, an option of the app, not of the model")
+                if ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"].contains(name) || name.hasPrefix("ANSCK") {
+                    known.append("table \(name): persistent history / CloudKit, an option of the app's store description, not of the model")
                     continue
                 }
                 tables.total += 1
                 columns.total += realColumns.count
                 guard let madeColumns = made.tables[name] else {
-                    storeDiffers.append("table \(name) not created")
+                    wrong.append("table \(name) (\(realColumns.joined(separator: ", "))) not created")
                     continue
                 }
                 columns.matched += zip(madeColumns, realColumns).filter { $0 == $1 }.count
                 if madeColumns == realColumns { tables.matched += 1; continue }
-                if Set(madeColumns) == Set(realColumns) {
-                    // Same columns, another order: columns a migration added
-                    // are appended by ALTER TABLE.
-                    let common = zip(madeColumns, realColumns).prefix { $0 == $1 }.count
-                    storeDiffers.append("table \(name): same columns, order differs from \(realColumns[common]) on (real: … \(realColumns[common...].joined(separator: ", ")); created: … \(madeColumns[common...].joined(separator: ", ")))")
+                if let tail = Self.appendedByMigration(made: madeColumns, real: realColumns) {
+                    known.append("table \(name): \(tail.joined(separator: ", ")) last, appended by a migration in place (ALTER TABLE); a new store puts them in place")
                 } else {
-                    storeDiffers.append("table \(name): only real \(realColumns.filter { !madeColumns.contains($0) }), only created \(madeColumns.filter { !realColumns.contains($0) })")
+                    wrong.append("table \(name): real (\(realColumns.joined(separator: ", "))), created (\(madeColumns.joined(separator: ", ")))")
                 }
             }
-            for name in made.tables.keys.sorted() where real.tables[name] == nil { storeDiffers.append("table \(name) created, not in the store") }
+            for name in made.tables.keys.sorted() where real.tables[name] == nil { wrong.append("table \(name) created, not in the store") }
 
-            // Indexes.
+            // Indexes, by name and columns.
+            let madeDefinitions = Set(made.indexes.values)
             for (name, definition) in real.indexes.sorted(by: { $0.key < $1.key }) {
-                if definition.hasPrefix("ACHANGE") || definition.hasPrefix("ATRANSACTION") || definition.hasPrefix("ANSCK") { continue }
+                if ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"].contains(where: definition.hasPrefix) { continue }
                 indexes.total += 1
-                if made.indexes[name] == definition { indexes.matched += 1 } else {
-                    storeDiffers.append("index \(name) \(definition): created \(made.indexes[name] ?? "none")")
+                if made.indexes[name] == definition { indexes.matched += 1; continue }
+                if madeDefinitions.contains(definition) {
+                    known.append("index \(name) \(definition): created under another name (the store's is from an older numbering or model version, kept by a migration)")
+                } else if Self.declaredNowhere(definition, in: model) {
+                    known.append("index \(name) \(definition): the model declares no such index (left by an earlier model version with the same hashes: fetch indexes are not hashed)")
+                } else {
+                    wrong.append("index \(name) \(definition): created \(made.indexes[name] ?? "none")")
                 }
             }
-            for (name, definition) in made.indexes.sorted(by: { $0.key < $1.key }) where real.indexes[name] == nil {
-                storeDiffers.append("index \(name) \(definition) created, not in the store")
+            for (name, definition) in made.indexes.sorted(by: { $0.key < $1.key }) where real.indexes[name] != definition {
+                if !real.indexes.values.contains(definition) { wrong.append("index \(name) \(definition) created, not in the store") }
             }
-            let schemaExact = storeDiffers.allSatisfy { $0.contains("persistent history") }
-            if schemaExact { stores.exact += 1; exactNames.append(s.store) }
-            differences += storeDiffers.map { "\(label): \($0)" }
-            if Self.exactStores.contains(s.store) { #expect(schemaExact, "\(label): \(storeDiffers.joined(separator: "; "))") }
+            // A guessed self-join table either matches (its table and index
+            // are then identical) or every line about it names its number.
+            for table in guessed {
+                selfJoins.total += 1
+                let number = String(table.dropFirst(2).prefix { $0.isNumber })
+                let mine = wrong.filter { $0.contains("table Z_\(number)") || $0.contains("index Z_\(number)") }
+                let other = real.tables.keys.contains(table)
+                if other { selfJoins.matched += 1 }
+                if !other && !mine.isEmpty {
+                    known.append("join table \(table) (self-referential, guessed): the store names it otherwise — \(mine.joined(separator: "; "))")
+                    wrong.removeAll { line in mine.contains(line) }
+                }
+            }
+            if wrong.isEmpty { stores.exact += 1; exactNames.append(s.store) }
+            explained += known.map { "\(label): \($0)" }
+            unexplained += wrong.map { "\(label): \($0)" }
+            if Self.exactStores.contains(s.store) { #expect(wrong.isEmpty, "\(label): \(wrong.joined(separator: "; "))") }
         }
-        print("COREDATA-CREATE stores compared: \(stores.compared) (schema identical \(stores.exact); Z_PRIMARYKEY and metadata identical \(metadata))")
-        print("COREDATA-CREATE tables: \(tables.matched)/\(tables.total) identical; columns: \(columns.matched)/\(columns.total) in place; indexes: \(indexes.matched)/\(indexes.total)")
+        print("COREDATA-CREATE stores compared: \(stores.compared); schema identical but for explained differences: \(stores.exact); Z_PRIMARYKEY and metadata identical: \(metadata)")
+        print("COREDATA-CREATE tables: \(tables.matched)/\(tables.total) identical; columns: \(columns.matched)/\(columns.total) in place; indexes: \(indexes.matched)/\(indexes.total) same name and columns")
+        print("COREDATA-CREATE self-referential many-to-many join tables named as the store names them: \(selfJoins.matched)/\(selfJoins.total)")
         for line in stores.skipped { print("COREDATA-CREATE skipped: \(line)") }
-        for line in differences { print("COREDATA-CREATE differs: \(line)") }
+        for line in explained { print("COREDATA-CREATE explained: \(line)") }
+        for line in unexplained { print("COREDATA-CREATE differs: \(line)") }
         for name in exactNames { print("COREDATA-CREATE exact: \(name)") }
         #expect(metadata == stores.compared)
         #expect(stores.compared >= 60)
+        // Everything but the guessed self-join tables is exact or explained.
+        #expect(unexplained.isEmpty)
+        #expect(stores.exact == stores.compared)
+    }
+
+    /// No fetch index of the model covers these columns (by the columns'
+    /// names: `ZMESSAGE(ZNONCE_DATA)` ↔ a property `nonce_data`).
+    static func declaredNowhere(_ definition: String, in model: Model) -> Bool {
+        guard let open = definition.firstIndex(of: "("), let close = definition.lastIndex(of: ")") else { return false }
+        let columns = definition[definition.index(after: open)..<close].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return !model.entities.contains { e in
+            e.fetchIndexes.contains { index in
+                index.elements.compactMap(\.property).map { "Z" + $0.uppercased() } == columns
+            }
+        }
     }
 
     /// Stores whose whole schema the creation reproduces (tables, columns in
