@@ -22,7 +22,7 @@
 // a model it cannot lay out (a to-many without an inverse, R-tree or
 // expression indexes), a framework version outside those the corpus shows,
 // and a path where a file already is. The file is written under a
-// temporary name beside the target and renamed into place at the end.
+// temporary name beside the target and linked into place at the end.
 import Foundation
 import QuarryModel
 import QuarrySQLite
@@ -130,8 +130,17 @@ extension CoreDataStore {
             }
             // Checkpointed and closed: only the file itself is left.
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
-            guard !FileManager.default.fileExists(atPath: path) else { throw refused("a file appeared there meanwhile") }
-            try FileManager.default.moveItem(atPath: temporary, toPath: path)
+            // link(2) never replaces an existing file (a rename would): a
+            // file that appeared meanwhile is refused, not overwritten.
+            if link(temporary, path) == 0 {
+                unlink(temporary)
+            } else if errno == EEXIST {
+                throw refused("a file appeared there meanwhile")
+            } else {
+                // A file system without hard links: check, then rename.
+                guard !FileManager.default.fileExists(atPath: path) else { throw refused("a file appeared there meanwhile") }
+                try FileManager.default.moveItem(atPath: temporary, toPath: path)
+            }
         } catch let error as CoreDataError {
             removeTemporary()
             throw error
