@@ -253,6 +253,25 @@ struct CoreDataStoreCreationTests {
         #expect(readBack == stores.compared)
     }
 
+    /// NSStoreModelVersionChecksumKey from each store's own hashes, in every
+    /// corpus store that carries one (framework version 1344), including
+    /// those whose model Quarry cannot hash.
+    @Test(.enabled(if: !CoreDataCorpus.stores.isEmpty))
+    func checksumOfEveryStoreThatHasOne() throws {
+        var checked = 0
+        for s in CoreDataCorpus.stores {
+            let real = try SchemaSnapshot(path: CoreDataCorpus.storesFolder.appendingPathComponent(s.store).path)
+            guard case .string(let want)? = real.plist["NSStoreModelVersionChecksumKey"],
+                  case .dictionary(let values)? = real.plist["NSStoreModelVersionHashes"] else { continue }
+            var hashes: [String: [UInt8]] = [:]
+            for (k, v) in values { if case .data(let b) = v { hashes[k] = b } }
+            #expect(CoreDataStoreMetadata.checksum(hashes) == want, "\(s.store)")
+            checked += 1
+        }
+        print("COREDATA-CREATE NSStoreModelVersionChecksumKey reproduced in \(checked) stores")
+        #expect(checked >= 3)
+    }
+
     /// No fetch index of the model covers these columns (by the columns'
     /// names: `ZMESSAGE(ZNONCE_DATA)` ↔ a property `nonce_data`).
     static func declaredNowhere(_ definition: String, in model: Model) -> Bool {
