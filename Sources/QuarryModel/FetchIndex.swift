@@ -44,6 +44,16 @@ public struct FetchIndexElement: Sendable, Equatable {
 public struct FetchIndex: Sendable, Equatable {
     public var name: String
     public var elements: [FetchIndexElement]
+    /// Declared the old way in Xcode's XML (`indexed="YES"` on an attribute,
+    /// or `<compoundIndexes>`) rather than as a named fetch index: Core Data
+    /// names the SQL index of such an index after its properties, not after
+    /// `name` (QuarryCoreData's CoreDataStoreLayout). Not part of equality
+    /// (see FileDetail).
+    public var isDeclaredByProperties: Bool {
+        get { declaredDetail.value }
+        set { declaredDetail.value = newValue }
+    }
+    private var declaredDetail = FileDetail<Bool>(false)
 
     public init(name: String, elements: [FetchIndexElement]) {
         self.name = name

@@ -103,8 +103,8 @@ enum KeyedArchiveWriter {
 }
 
 /// A binary property list (`bplist00`) of a `PropertyListValue`, UIDs included.
-enum BinaryPropertyListWriter {
-    static func write(_ root: PropertyListValue) -> [UInt8] {
+public enum BinaryPropertyListWriter {
+    public static func write(_ root: PropertyListValue) -> [UInt8] {
         // Flattened: every node an object, children before nothing (refs by index).
         var flat: [PropertyListValue] = []
         var children: [[Int]] = []

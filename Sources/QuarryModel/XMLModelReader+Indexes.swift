@@ -31,7 +31,11 @@ extension XMLModelReader {
                 // Renumber the kept elements' positions, for later messages.
                 for i in 0..<index.elements.count { map[[entity.name, "#index", index.name, String(i)]] = nil }
                 for (i, l) in locations.enumerated() { map[[entity.name, "#index", index.name, String(i)]] = l }
-                if !elements.isEmpty { kept.append(FetchIndex(name: index.name, elements: elements)) }
+                if !elements.isEmpty {
+                    var trimmed = FetchIndex(name: index.name, elements: elements)
+                    trimmed.isDeclaredByProperties = index.isDeclaredByProperties
+                    kept.append(trimmed)
+                }
             }
             model.entities[e].fetchIndexes = kept
         }

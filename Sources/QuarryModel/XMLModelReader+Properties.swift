@@ -67,7 +67,9 @@ extension XMLModelReader {
         if Self.flag(element["indexed"]) {
             let indexName = FetchIndex.defaultName(for: [name])
             map[[entity.name, "#index", indexName]] = tree.location(of: "indexed", in: element)
-            entity.fetchIndexes.append(FetchIndex(name: indexName, elements: [FetchIndexElement(property: name)]))
+            var index = FetchIndex(name: indexName, elements: [FetchIndexElement(property: name)])
+            index.isDeclaredByProperties = true
+            entity.fetchIndexes.append(index)
         }
         entity.attributes.append(attribute)
     }

@@ -150,7 +150,9 @@ struct XMLModelReader {
                     }
                     let indexName = FetchIndex.defaultName(for: properties)
                     for (i, l) in locations.enumerated() { map[[name, "#index", indexName, String(i)]] = l }
-                    entity.fetchIndexes.append(FetchIndex(name: indexName, elements: properties.map { FetchIndexElement(property: $0) }))
+                    var index = FetchIndex(name: indexName, elements: properties.map { FetchIndexElement(property: $0) })
+                    index.isDeclaredByProperties = true
+                    entity.fetchIndexes.append(index)
                 }
             case "userInfo":
                 entity.userInfo = userInfo(child)
