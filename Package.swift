@@ -43,7 +43,7 @@ let package = Package(
         // (Tests/QuarryStatementsTests/DependencyTests.swift checks).
         .target(name: "QuarryStatements", dependencies: ["QuarrySyntax"]),
         .target(name: "QuarryStore", dependencies: ["QuarrySQL", "QuarrySQLite"]),
-        .target(name: "QuarryFixtures", dependencies: ["QuarryStore", .product(name: "Yams", package: "Yams")]),
+        .target(name: "QuarryFixtures", dependencies: ["QuarryStore", "QuarryCoreData", .product(name: "Yams", package: "Yams")]),
         // The PostgreSQL driver: a synchronous `SQLDatabase` over postgres-nio's
         // EventLoopFuture API (see Sources/QuarryPostgres/PostgresDatabase.swift).
         .target(

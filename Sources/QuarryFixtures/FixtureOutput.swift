@@ -17,6 +17,9 @@ public enum FixtureFormat: String, Sendable, CaseIterable {
     case csv
     /// A SQL script that creates the same store (schema, then INSERTs, in one transaction).
     case sql
+    /// A new Core Data store of the model (CoreDataFixtureOutput.swift):
+    /// only when asked (`--format coredata`), never from an extension.
+    case coredata
 
     /// The format a path's extension suggests (`.sqlite`, `.db`, `.json`, `.ndjson`, `.jsonl`, `.csv`, `.sql`).
     public init?(path: String) {
@@ -37,6 +40,8 @@ public struct FixtureSummary: Sendable, Equatable {
     public var objects: [String: Int] = [:]
     /// Join-table rows.
     public var links = 0
+    /// What the user should know of the output (a Core Data name that is a best guess).
+    public var warnings: [String] = []
     public var objectCount: Int { objects.values.reduce(0, +) }
 }
 
@@ -52,7 +57,7 @@ extension FixtureGenerator {
     @discardableResult
     public func write(to path: String, format: FixtureFormat? = nil) throws(FixtureError) -> FixtureSummary {
         guard let format = format ?? FixtureFormat(path: path) else {
-            throw FixtureError(.output, "cannot tell the output format from '\(path)'; say --format sqlite|json|ndjson|csv|sql",
+            throw FixtureError(.output, "cannot tell the output format from '\(path)'; say --format sqlite|json|ndjson|csv|sql|coredata",
                                at: FixtureLocation(file: path))
         }
         let fm = FileManager.default
@@ -69,6 +74,13 @@ extension FixtureGenerator {
         PartialFiles.remove(temporary)
         PartialFiles.register(temporary)
         do {
+            if format == .coredata {
+                let summary = try writeCoreData(temporary: temporary)
+                if fm.fileExists(atPath: path) { try fm.removeItem(atPath: path) }
+                try fm.moveItem(atPath: temporary, toPath: path)
+                cleanUp()
+                return summary
+            }
             var stream = records()
             guard let plan = stream.plan else { _ = try stream.next(); return FixtureSummary() }
             var summary = FixtureSummary()
@@ -79,6 +91,7 @@ extension FixtureGenerator {
             case .ndjson: try JSONFixtureWriter(path: temporary, lines: true)
             case .csv: try CSVFixtureWriter(folder: temporary)
             case .sql: try SQLFixtureWriter(path: temporary, plan: plan)
+            case .coredata: preconditionFailure("written above")
             }
             do {
                 while let record = try stream.next() {

@@ -2,7 +2,7 @@
 // parses arguments and the tests can run the command without a process:
 //
 //     quarry fixtures --model PATH (--out PATH | --postgres URL) [--count Entity=N]...
-//                     [--seed N] [--factories PATH] [--format sqlite|json|ndjson|csv|sql] [--edge-cases] [--force | --append]
+//                     [--seed N] [--factories PATH] [--format sqlite|json|ndjson|csv|sql|coredata] [--edge-cases] [--force | --append]
 //
 // With a database instead of a path, the caller opens the store (the
 // executable opens PostgreSQL) and the rows replace the store's in one
@@ -65,7 +65,7 @@ public enum FixturesCommand {
             }
             fixtureFormat = f
         } else if case .file(let out, _) = target, FixtureFormat(path: out) == nil {
-            return Outcome(stdout: "", stderr: "error: cannot tell the format from '\(out)'; add --format sqlite|json|ndjson|csv|sql\n", exitCode: 64)
+            return Outcome(stdout: "", stderr: "error: cannot tell the format from '\(out)'; add --format sqlite|json|ndjson|csv|sql|coredata\n", exitCode: 64)
         }
         if append, case .file(let out, _) = target, (fixtureFormat ?? FixtureFormat(path: out)) != .sqlite {
             return Outcome(stdout: "", stderr: "error: --append adds to a store: a SQLite file (--format sqlite) or --postgres\n", exitCode: 64)
@@ -130,7 +130,7 @@ public enum FixturesCommand {
             let perEntity = model.entityNames.compactMap { name in summary.objects[name].map { "\(name) \($0)" } }.joined(separator: ", ")
             let text = "wrote \(summary.objectCount) objects (\(perEntity))"
                 + (summary.links > 0 ? " and \(summary.links) links" : "") + " to \(destination), seed \(generator.seed)\n"
-            return Outcome(stdout: text, stderr: "", exitCode: 0)
+            return Outcome(stdout: text, stderr: summary.warnings.map { "warning: \($0)\n" }.joined(), exitCode: 0)
         } catch {
             let code: Int32 = switch error.kind {
             case .unreadable: 66

@@ -1,5 +1,5 @@
 // `quarry fixtures --model PATH (--out PATH | --postgres URL) [--count Entity=N]...
-//  [--seed N] [--factories PATH] [--format sqlite|json|ndjson|csv|sql] [--edge-cases] [--force | --append]`:
+//  [--seed N] [--factories PATH] [--format sqlite|json|ndjson|csv|sql|coredata] [--edge-cases] [--force | --append]`:
 // deterministic test data from a model (the work is QuarryFixtures').
 import ArgumentParser
 import Foundation
@@ -18,7 +18,7 @@ struct Fixtures: ParsableCommand {
     @Option(name: .customLong("count"), help: "How many objects of an entity, as Entity=N (repeatable).") var counts: [String] = []
     @Option(help: "The seed; the same seed gives the same bytes.") var seed: UInt64?
     @Option(help: "A factories file (YAML).") var factories: String?
-    @Option(help: "sqlite, json, ndjson, csv or sql.") var format: String?
+    @Option(help: "sqlite, json, ndjson, csv, sql, or coredata (a new Core Data store of the model).") var format: String?
     @Flag(name: .customLong("edge-cases"), help: "Values that break naive predicate implementations.") var edgeCases = false
     @Flag(help: "Replace the data already at --out or in the --postgres store (refused without it).") var force = false
     @Flag(help: "Add to the store at --out (SQLite) or --postgres, which must have the same model.") var append = false
