@@ -71,12 +71,8 @@ extension SQLiteConnection: SQLDatabase {
     /// A statement of its own (not the cache's, which a nested query of the
     /// same text could be using), reset after every run.
     public func preparedRunner(_ sql: String) throws -> ([Value]) throws -> Void {
-        let statement = try prepare(sql)
-        return { arguments in
-            defer { statement.reset() }
-            try statement.bind(arguments)
-            while try statement.step() {}
-        }
+        let run = try preparedCountingRunner(sql)
+        return { arguments in _ = try run(arguments) }
     }
 
     public func preparedCountingRunner(_ sql: String) throws -> ([Value]) throws -> Int {
