@@ -11,7 +11,8 @@
 // model whose version hashes Quarry cannot compute (derived attributes), a
 // value the writable store refuses (a transformable). Names Core Data
 // chooses unpredictably (a many-to-many of an entity with itself) are
-// written as best guessed and reported as warnings.
+// written as best guessed and reported as warnings. The store's UUID comes
+// from the seed, so one seed gives one file, byte for byte.
 import Foundation
 import QuarryCoreData
 
@@ -20,7 +21,10 @@ extension FixtureGenerator {
     /// into it; the caller renames it into place.
     func writeCoreData(temporary: String) throws -> FixtureSummary {
         let created: CoreDataStoreCreation.Result
-        do { created = try CoreDataStore.create(model: model, at: temporary) } catch {
+        // The same seed gives the same bytes, as in every format: the
+        // store's UUID (Z_UUID) comes from the seed, not from chance.
+        let options = CoreDataStoreCreation.Options(storeUUID: Self.storeUUID(seed: seed))
+        do { created = try CoreDataStore.create(model: model, at: temporary, options: options) } catch {
             throw FixtureError(.output, "\(error)", at: FixtureLocation(file: temporary))
         }
         let store = try SQLStore(coreDataStore: temporary, model: model, writable: true)
@@ -33,5 +37,18 @@ extension FixtureGenerator {
         var summary = try write(into: store)
         summary.warnings = created.warnings
         return summary
+    }
+
+    /// A version-4-shaped UUID drawn from `seed` (SeededGenerator.swift's SplitMix64): fixtures made
+    /// with one seed are one store, byte for byte, on every machine.
+    static func storeUUID(seed: UInt64) -> UUID {
+        // Apart from the data's own streams ("CoreData" in the seed).
+        var mix = SplitMix64(seed: seed ^ 0x436F_7265_4461_7461)
+        var bytes = [UInt8]()
+        for word in [mix.next(), mix.next()] { for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: word >> (8 * i))) } }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40   // version 4
+        bytes[8] = (bytes[8] & 0x3F) | 0x80   // RFC 4122 variant
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 }
