@@ -28,11 +28,14 @@ address)
     # more than the 8 MB that glibc gives new threads by default. It sizes
     # them from this limit.
     ulimit -s 65536
+    # Hang guards wait ten times longer (QuarryPostgresTestSupport/HangGuard.swift).
+    export QUARRY_SANITIZER=address
     export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_stack_use_after_return=0}"
     export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/Scripts/lsan-suppressions.txt:print_suppressions=0}"
     exec swift test "${asan_build_flags[@]}" "$@"
     ;;
 thread)
+    export QUARRY_SANITIZER=thread
     export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:suppressions=$PWD/Scripts/tsan-suppressions.txt}"
     export SWIFT_BACKTRACE=enable=no
     # 5 trials of each concurrent-writer race instead of 20: each is several

@@ -30,7 +30,7 @@ struct LockedStoreOnPostgresTests {
         return nil
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(HangGuard.timeLimit())
     func writesWhileAnotherSessionHoldsTheTablesFailAndChangeNothing() throws {
         var url = try PostgresTestEnvironment.requireURL()
         url.schema = PostgresTestEnvironment.freshSchemaName()
@@ -85,7 +85,7 @@ struct LockedStoreOnPostgresTests {
         #expect(after.contains { $0.contains("Legal") } && after.contains { $0.contains("70000") } && !after.contains { $0.contains("Held up") })
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(HangGuard.timeLimit())
     func theTimeoutComesFromTheConnectionOptionsToo() throws {
         var options = PostgresDatabase.Options()
         options.lockTimeout = "150"

@@ -105,7 +105,7 @@ struct ConcurrentWritersTests {
 
     static let uppercase = try! Parser.parseExpression("uppercase:(name)")
 
-    @Test(.timeLimit(.minutes(5)), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: 5), arguments: TestEngine.available)
     func objectByObjectUpdateKeepsAPlainUpdateCommittedMeanwhile(engine: TestEngine) throws {
         let pair = try Pair(engine)
         // The first writer really is the object-by-object kind.
@@ -154,7 +154,7 @@ struct ConcurrentWritersTests {
         print("concurrent writers on \(engine): slow writer alone \(alone), orders \(orders)")
     }
 
-    @Test(.timeLimit(.minutes(5)), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: 5), arguments: TestEngine.available)
     func contextSaveAndObjectByObjectUpdateBothLand(engine: TestEngine) throws {
         let pair = try Pair(engine)
         try reseed(pair.first, pair.employees)
@@ -195,7 +195,7 @@ struct ConcurrentWritersTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(5)), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: 5), arguments: TestEngine.available)
     func anInterruptAtAnyMomentRollsTheWholeUpdateBack(engine: TestEngine) throws {
         let pair = try Pair(engine)
         try reseed(pair.first, pair.employees)

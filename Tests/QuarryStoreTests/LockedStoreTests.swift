@@ -7,6 +7,7 @@
 //
 // No timing assertions: each test has a time limit, so a hang fails it.
 import Foundation
+import QuarryPostgresTestSupport
 import Testing
 @testable import QuarryStore
 
@@ -41,7 +42,7 @@ struct LockedStoreTests {
         return nil
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(HangGuard.timeLimit())
     func writesWhileAnotherConnectionHoldsTheLockFailAndChangeNothing() throws {
         let scratch = Scratch()
         let path = scratch.path("company.sqlite")
@@ -84,7 +85,7 @@ struct LockedStoreTests {
         #expect(after.contains { $0.contains("Legal") } && after.contains { $0.contains("70000") } && !after.contains { $0.contains("Held") })
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(HangGuard.timeLimit())
     func openingAStoreLockedAgainstReadersFailsClearly() throws {
         let scratch = Scratch()
         let path = scratch.path("company.sqlite")
@@ -110,7 +111,7 @@ struct LockedStoreTests {
 
     static let sqlite3 = "/usr/bin/sqlite3"
 
-    @Test(.timeLimit(.minutes(1)), .enabled(if: FileManager.default.isExecutableFile(atPath: sqlite3), "needs the sqlite3 command"))
+    @Test(HangGuard.timeLimit(), .enabled(if: FileManager.default.isExecutableFile(atPath: sqlite3), "needs the sqlite3 command"))
     func aLockHeldByAnotherProcessIsAClearErrorToo() throws {
         let scratch = Scratch()
         let path = scratch.path("company.sqlite")
@@ -146,7 +147,7 @@ struct LockedStoreTests {
         #expect(try dump(store).count == before.count + 1)
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: [1, 7, 4096, 3 * 4096 + 17])
+    @Test(HangGuard.timeLimit(), arguments: [1, 7, 4096, 3 * 4096 + 17])
     func aFileThatIsNotSQLiteIsAClearErrorAndStaysAsItWas(size: Int) throws {
         let scratch = Scratch()
         let path = scratch.path("random.bin")
