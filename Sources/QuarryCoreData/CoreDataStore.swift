@@ -78,13 +78,18 @@ public enum CoreDataStore {
             let external = try ExternalData.load(choice.views, connection: connection, storePath: path, warnings: &choice.warnings)
             if writable {
                 try checkWritable(choice.views, schema: schema, connection: connection)
+                // Files of dropped external values go after the commit (CoreDataExternalSweep.swift).
+                let sweep = try CoreDataExternalSweep(views: choice.views, connection: connection, storePath: path)
                 // All of it at once: a store is never left half set up.
                 try connection.transaction {
-                    for statement in choice.views.statements(external: external, writable: true) + choice.views.writingStatements() {
+                    for statement in choice.views.statements(external: external, writable: true) + choice.views.writingStatements()
+                        + (sweep?.statements() ?? []) {
                         try connection.execute(statement)
                     }
                 }
-                let store = SQLStore(foreignLayoutDatabase: CoreDataDatabase(connection), model: choice.model,
+                let database = CoreDataDatabase(connection)
+                database.externalSweep = sweep
+                let store = SQLStore(foreignLayoutDatabase: database, model: choice.model,
                                      bookkeepingRefusal: bookkeepingRefusal, orderColumns: true)
                 return CoreDataOpening(store: store, modelSource: choice.source, warnings: choice.warnings, metadata: schema.metadata,
                                        storedEntityNames: choice.views.storedEntityNames)
