@@ -117,8 +117,9 @@ struct CoreDataExternalSweepTests {
             try context.save()
             #expect(try store.batchUpdate(entity: "Person", predicate: cy, set: [("score", try Parser.parseExpression("3"))]) == 1)
         case .explicitTransactionCommitted:
-            try store.database.inTransaction {
-                #expect(try store.batchDelete(entity: "Person", predicate: cy) == 1)
+            try store.database.inTransaction { () throws -> Void in
+                let deleted = try store.batchDelete(entity: "Person", predicate: cy)
+                #expect(deleted == 1)
                 #expect(Self.files(scratch).contains(Self.cy), "removed before the commit")
             }
         }
@@ -150,17 +151,20 @@ struct CoreDataExternalSweepTests {
         defer { store.database.close() }
         struct Undo: Error {}
         if savepoint {
-            try store.database.inTransaction {
-                _ = try? store.database.inTransaction {
-                    #expect(try store.batchDelete(entity: "Person", predicate: try Parser.parsePredicate("name == 'Cy'")) == 1)
+            try store.database.inTransaction { () throws -> Void in
+                _ = try? store.database.inTransaction { () throws -> Void in
+                    let deleted = try store.batchDelete(entity: "Person", predicate: try Parser.parsePredicate("name == 'Cy'"))
+                    #expect(deleted == 1)
                     throw Undo()
                 }
-                #expect(try store.batchDelete(entity: "Tag", predicate: nil) == 2)
+                let tags = try store.batchDelete(entity: "Tag", predicate: nil)
+                #expect(tags == 2)
             }
         } else {
             #expect(throws: Undo.self) {
-                try store.database.inTransaction {
-                    #expect(try store.batchDelete(entity: "Person", predicate: nil) == 6)
+                try store.database.inTransaction { () throws -> Void in
+                    let deleted = try store.batchDelete(entity: "Person", predicate: nil)
+                    #expect(deleted == 6)
                     throw Undo()
                 }
             }
@@ -183,7 +187,7 @@ struct CoreDataExternalSweepTests {
         try context.delete(try Self.person(context, "Cy"))
         struct Undo: Error {}
         #expect(throws: Undo.self) {
-            try store.database.inTransaction {
+            try store.database.inTransaction { () throws -> Void in
                 try context.save()
                 #expect(Self.files(scratch) == Self.all, "inside the transaction nothing is removed")
                 throw Undo()
