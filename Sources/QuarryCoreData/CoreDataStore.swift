@@ -18,7 +18,10 @@
 // lands in the real store; its journal mode left as it is), and the views
 // get TEMP triggers that write the Z-tables as Core Data would
 // (CoreDataViews+Writing.swift, CoreDataDatabase.swift). Still nothing of
-// Quarry's is created in the file: TEMP objects only.
+// Quarry's is created in the file: TEMP objects only. A committed write
+// that drops the last reference to an external data file (a row deleted,
+// a value replaced or set to nil) removes the file, as Core Data would
+// (CoreDataExternalSweep.swift).
 //
 // The model: the one given (a `.xcdatamodeld` chooses its version,
 // ModelChoice.swift), else the one Core Data cached in the store
