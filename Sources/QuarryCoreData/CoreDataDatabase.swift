@@ -26,6 +26,11 @@ final class CoreDataDatabase: SQLDatabase {
 
     init(_ connection: SQLiteConnection) { self.connection = connection }
 
+    /// Removes the external data files committed writes dropped the last
+    /// reference to, after each statement and outermost transaction
+    /// (CoreDataExternalSweep.swift); nil when nothing can hold one.
+    var externalSweep: CoreDataExternalSweep?
+
     var dialect: SQLDialect { connection.dialect }
     var location: String { connection.location }
     var changeCounter: Int { connection.changeCounter }
@@ -64,6 +69,7 @@ final class CoreDataDatabase: SQLDatabase {
         let sql = Self.unaliased(sql)
         let before = try writtenRows()
         try connection.execute(sql, arguments)
+        defer { externalSweep?.afterWrite(connection) }   // after the count below; a COMMIT too (the shell's)
         // A statement on a real table (the TEMP delete list) counts as usual;
         // one on a view counts 0 there, and its rows in the counter.
         let changes = connection.changes
@@ -81,13 +87,17 @@ final class CoreDataDatabase: SQLDatabase {
 
     func insertReturningKey(_ sql: String, _ arguments: [Value]) throws -> Int64 {
         try connection.execute(sql, arguments)
+        defer { externalSweep?.afterWrite(connection) }
         guard case .int(let key)? = try connection.query("SELECT \"last_key\" FROM \(counter)").first?.first else {
             throw CoreDataError(.unreadableStore, "no key was allocated for the inserted row (the statement did not go through a view of the store)")
         }
         return key
     }
 
-    func inTransaction<T>(_ body: () throws -> T) throws -> T { try connection.inTransaction(body) }
+    func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        defer { externalSweep?.afterWrite(connection) }   // does nothing inside an outer transaction
+        return try connection.inTransaction(body)
+    }
     func interrupt() { connection.interrupt() }
     var interrupter: @Sendable () -> Void { connection.interrupter }
     func clearInterruptRequest() { connection.clearInterruptRequest() }

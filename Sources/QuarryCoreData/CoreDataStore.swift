@@ -18,7 +18,10 @@
 // lands in the real store; its journal mode left as it is), and the views
 // get TEMP triggers that write the Z-tables as Core Data would
 // (CoreDataViews+Writing.swift, CoreDataDatabase.swift). Still nothing of
-// Quarry's is created in the file: TEMP objects only.
+// Quarry's is created in the file: TEMP objects only. A committed write
+// that drops the last reference to an external data file (a row deleted,
+// a value replaced or set to nil) removes the file, as Core Data would
+// (CoreDataExternalSweep.swift).
 //
 // The model: the one given (a `.xcdatamodeld` chooses its version,
 // ModelChoice.swift), else the one Core Data cached in the store
@@ -78,13 +81,18 @@ public enum CoreDataStore {
             let external = try ExternalData.load(choice.views, connection: connection, storePath: path, warnings: &choice.warnings)
             if writable {
                 try checkWritable(choice.views, schema: schema, connection: connection)
+                // Files of dropped external values go after the commit (CoreDataExternalSweep.swift).
+                let sweep = try CoreDataExternalSweep(views: choice.views, connection: connection, storePath: path)
                 // All of it at once: a store is never left half set up.
                 try connection.transaction {
-                    for statement in choice.views.statements(external: external, writable: true) + choice.views.writingStatements() {
+                    for statement in choice.views.statements(external: external, writable: true) + choice.views.writingStatements()
+                        + (sweep?.statements() ?? []) {
                         try connection.execute(statement)
                     }
                 }
-                let store = SQLStore(foreignLayoutDatabase: CoreDataDatabase(connection), model: choice.model,
+                let database = CoreDataDatabase(connection)
+                database.externalSweep = sweep
+                let store = SQLStore(foreignLayoutDatabase: database, model: choice.model,
                                      bookkeepingRefusal: bookkeepingRefusal, orderColumns: true)
                 return CoreDataOpening(store: store, modelSource: choice.source, warnings: choice.warnings, metadata: schema.metadata,
                                        storedEntityNames: choice.views.storedEntityNames)

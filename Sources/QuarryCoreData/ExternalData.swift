@@ -34,7 +34,7 @@ enum ExternalData {
             found.insert(c.cdTable + "." + c.cdColumn)
             for row in rows {
                 guard case .int(let pk) = row[0], case .data(let bytes) = row[1] else { continue }
-                let name = String(decoding: bytes.dropFirst().prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                let name = fileName(fromReference: bytes) ?? ""
                 let file = folder.appendingPathComponent(name)
                 guard !name.isEmpty, !name.contains("/"), let data = FileManager.default.contents(atPath: file.path) else {
                     missing.append(name.isEmpty ? "(no name) in \(c.cdTable) row \(pk)" : name)
@@ -48,5 +48,14 @@ enum ExternalData {
             warnings.append("\(missing.count) external data file\(missing.count == 1 ? "" : "s") referred to by the store \(missing.count == 1 ? "is" : "are") not in \(folder.path) (\(missing.prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : "")): those values read as nil; copy the store together with its hidden .…_SUPPORT folder")
         }
         return found
+    }
+
+    /// The file name a 0x02 reference holds: the bytes after the tag up to
+    /// a NUL (Core Data ends the name with one), spaces trimmed; nil for a
+    /// value that is not a reference. The only decoding of a reference:
+    /// reading here and the sweep (CoreDataExternalSweep.swift) must agree.
+    static func fileName(fromReference bytes: [UInt8]) -> String? {
+        guard bytes.first == 0x02 else { return nil }
+        return String(decoding: bytes.dropFirst().prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
     }
 }

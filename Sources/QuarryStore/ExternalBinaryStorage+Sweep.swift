@@ -64,7 +64,7 @@ extension ExternalBinaryStorage {
             let referenced = try namesStillStored(among: Array(candidates), database)
             var removed = 0
             for name in candidates where !referenced.contains(name) {
-                if unlink(folder.appendingPathComponent(name).path) == 0 { removed += 1 }
+                if Self.removeFile(named: name, in: folder) { removed += 1 }
             }
             try database.run("DELETE FROM \(table)", [])
             written.removeAll()
@@ -107,7 +107,7 @@ extension ExternalBinaryStorage {
             }
             var removed = 0
             for name in files where !referenced.contains(name) {
-                if unlink(folder.appendingPathComponent(name).path) == 0 { removed += 1 }
+                if Self.removeFile(named: name, in: folder) { removed += 1 }
             }
             if notesDroppedNames { try database.run("DELETE FROM \(SQLIdentifier.quoted(StoreMapping.externalDroppedNamesTable))", []) }
             written.removeAll()

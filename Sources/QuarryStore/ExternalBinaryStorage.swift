@@ -125,8 +125,19 @@ public final class ExternalBinaryStorage {
         }
     }
 
-    /// Whether `name` is one of ours (a UUID), so that a sweep never deletes anything else.
-    static func isFileName(_ name: String) -> Bool { UUID(uuidString: name) != nil }
+    /// Whether `name` is one of ours (a UUID), so that a sweep never deletes
+    /// anything else. Core Data names its files the same way: its writable
+    /// stores' sweep (QuarryCoreData) uses this too.
+    public static func isFileName(_ name: String) -> Bool { UUID(uuidString: name) != nil }
+
+    /// Removes file `name` of `folder` when `name` is a file name
+    /// (`isFileName`: never a path, so nothing outside the folder); false
+    /// when it is not one or the file could not be removed (the callers'
+    /// writes committed already: they ignore it, the file stays an orphan).
+    public static func removeFile(named name: String, in folder: URL) -> Bool {
+        guard isFileName(name) else { return false }
+        return unlink(folder.appendingPathComponent(name).path) == 0
+    }
 
     /// Writes `bytes` to a new file, fsynced with its folder; returns its name.
     func write(_ bytes: [UInt8]) throws -> String {
