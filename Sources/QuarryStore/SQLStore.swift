@@ -139,11 +139,16 @@ public final class SQLStore {
     /// created, checked or saved, the views carry the row version, values
     /// stay inline (no external files), and what would need Quarry's own
     /// tables in the database is refused with `bookkeepingRefusal`.
-    public init(foreignLayoutDatabase database: any SQLDatabase, model: Model, bookkeepingRefusal: String, orderColumns: Bool = false) {
+    /// `orderSpacing`: the values the other layout gives the members of an
+    /// ordered to-many (`.coreData`: 2048, 3072, …), which every write of
+    /// an order then uses (StoreMapping+Ordered.swift).
+    public init(foreignLayoutDatabase database: any SQLDatabase, model: Model, bookkeepingRefusal: String, orderColumns: Bool = false,
+                orderSpacing: StoreMapping.OrderSpacing = .quarry) {
         self.model = model
         ValueTransformerRegistry.shared.registerOpaqueTransformers(missingFrom: model)
         var mapping = StoreMapping(model: model, dialect: database.dialect, storesVersions: true)
         mapping.storesOrderColumns = orderColumns
+        mapping.orderSpacing = orderSpacing
         self.mapping = mapping
         self.database = database
         self.readOnlyReason = nil
