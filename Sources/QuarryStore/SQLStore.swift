@@ -311,7 +311,9 @@ public final class SQLStore {
             try database.run(StoreMapping.updateRow(table: mapping.table(for: r.destination)!, set: "\(SQLIdentifier.quoted(column)) = ?" + mapping.versionIncrementSuffix()),
                                    [.int(source.primaryKey), .int(target.primaryKey)])
         case .joinTable(let table, let sourceColumn, let targetColumn)?:
-            try database.run("INSERT INTO \(SQLIdentifier.quoted(table)) (\(SQLIdentifier.quoted(sourceColumn)), \(SQLIdentifier.quoted(targetColumn))) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            // INSERT OR IGNORE on SQLite: an upsert clause is refused on a
+            // view (a Core Data store's join tables, CoreDataViews+Writing.swift).
+            try database.run(database.insertIgnoring(into: SQLIdentifier.quoted(table), "(\(SQLIdentifier.quoted(sourceColumn)), \(SQLIdentifier.quoted(targetColumn))) VALUES (?, ?)"),
                                    [.int(source.primaryKey), .int(target.primaryKey)])
         case nil:
             throw StoreError.unknownKey(r.name, entity: source.entity, suggestion: nil)
