@@ -155,6 +155,17 @@ extension CoreDataViews {
             updateRefusals = "SELECT RAISE(ABORT, \(sqlString("Core Data store: \(j.cdTable).\(position) needs an ordering value (past the largest integer?); nothing was written"))) "
                 + "WHERE NEW.\(p) IS NULL;"
         }
+        if let inversePosition = j.inversePosition {
+            // Both sides ordered: the member's own list (which Quarry does
+            // not keep) gets the new owner last, as Core Data's inverse
+            // maintenance appends it, rather than no value at all.
+            let spacing = StoreMapping.OrderSpacing.coreData, fok = SQLIdentifier.quoted(inversePosition)
+            let largest = "(SELECT max(x.\(fok)) FROM \(table) x WHERE x.\(target) = NEW.\(t))"
+            columns.append(fok)
+            values.append("coalesce(\(largest), \(spacing.beforeFirst)) + \(spacing.step)")
+            insertRefusals += "SELECT RAISE(ABORT, \(sqlString("Core Data store: \(j.cdTable).\(inversePosition) past the largest integer; nothing was written"))) "
+                + "WHERE \(largest) > \(spacing.lastFollowable);"
+        }
         let insert = "CREATE TEMP TRIGGER \(SQLIdentifier.quoted("quarry_cd_insert_" + j.name)) INSTEAD OF INSERT ON \(view) BEGIN "
             + insertRefusals
             + "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")));"

@@ -149,6 +149,52 @@ struct CoreDataOrderSpacingTests {
         #expect(try z.int("SELECT Z_FOK_EMPLOYER FROM ZPARTY WHERE ZNAME = 'Ann'") == 9_223_372_036_854_775_000)
     }
 
+    /// A many-to-many ordered on both sides (wire's Conversation ↔ User
+    /// participants) has a `Z_FOK_` column per side. Quarry keeps the
+    /// owner's order; a new row also gets the member's side, last in the
+    /// member's list (as Core Data's inverse maintenance appends), not NULL.
+    @Test func bothSidesOrderedGetsTheMembersSideToo() throws {
+        let model = Model(entities: [
+            Entity(name: "Crew", attributes: [Attribute(name: "name", type: .string)],
+                   relationships: [Relationship(name: "ships", destination: "Ship", isToMany: true, isOrdered: true, inverse: "crews")]),
+            Entity(name: "Ship", attributes: [Attribute(name: "name", type: .string)],
+                   relationships: [Relationship(name: "crews", destination: "Crew", isToMany: true, isOrdered: true, inverse: "ships")]),
+        ])
+        let scratch = Scratch()
+        let path = scratch.path("Both.sqlite")
+        try CoreDataStore.create(model: model, at: path)
+        let store = try SQLStore(coreDataStore: path, model: model, writable: true)
+        let context = Context(store: store)
+        func make(_ entity: String, _ name: String) throws -> ManagedObject {
+            let o = try context.insert(entity)
+            try o.setValue(.string(name), forKey: "name")
+            return o
+        }
+        let red = try make("Crew", "red"), blue = try make("Crew", "blue")
+        let s1 = try make("Ship", "s1"), s2 = try make("Ship", "s2")
+        try red.add(s1, to: "ships")
+        try red.add(s2, to: "ships")
+        try blue.add(s1, to: "ships")
+        try context.save()
+        store.database.close()
+        let z = try CoreDataWritableTests.Z(path)
+        defer { z.c.close() }
+        let joins = try z.c.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%' ESCAPE '\\' AND name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')")
+        try #require(joins.count == 1, "\(joins)")
+        guard case .string(let join) = joins[0][0] else { Issue.record("no join table"); return }
+        let columns = try z.c.query("SELECT name FROM pragma_table_info(?)", [.string(join)]).compactMap { row -> String? in if case .string(let s) = row[0] { s } else { nil } }
+        let foks = columns.filter { $0.hasPrefix("Z_FOK_") }
+        try #require(foks.count == 2, "\(columns)")
+        // Every row has both values, each side numbered 2048, 3072, … per owner.
+        #expect(try z.int("SELECT count(*) FROM \"\(join)\" WHERE \"\(foks[0])\" IS NULL OR \"\(foks[1])\" IS NULL") == 0)
+        for fok in foks {
+            // Z_FOK_<X> orders the X column's keys within each key of the other column.
+            let owner = try #require(columns.first { !$0.hasPrefix("Z_FOK_") && "Z_FOK_" + $0.dropFirst(2) != fok })
+            let lists = try z.c.query("SELECT group_concat(v) FROM (SELECT \"\(owner)\" AS k, \"\(fok)\" AS v FROM \"\(join)\" ORDER BY 1, 2) GROUP BY k")
+            #expect(Set(lists.map { $0[0] }) == [.string("2048,3072"), .string("2048")], "\(fok) by \(owner)")
+        }
+    }
+
     /// (spacing, index, value): checked arithmetic, nil instead of a trap.
     static let values: [(StoreMapping.OrderSpacing, Int, Int64?)] = [
         (.quarry, 0, 0), (.quarry, 7, 7), (.quarry, Int.max, Int64.max), (.quarry, -1, nil),
