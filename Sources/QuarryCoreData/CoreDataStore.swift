@@ -93,7 +93,8 @@ public enum CoreDataStore {
                 let database = CoreDataDatabase(connection)
                 database.externalSweep = sweep
                 let store = SQLStore(foreignLayoutDatabase: database, model: choice.model,
-                                     bookkeepingRefusal: bookkeepingRefusal, orderColumns: true)
+                                     bookkeepingRefusal: bookkeepingRefusal, orderColumns: true,
+                                     orderSpacing: .coreData)   // Z_FOK_ values as Core Data writes them
                 return CoreDataOpening(store: store, modelSource: choice.source, warnings: choice.warnings, metadata: schema.metadata,
                                        storedEntityNames: choice.views.storedEntityNames)
             }
@@ -227,6 +228,6 @@ extension SQLStore {
         guard writable else { try self.init(coreDataStore: path, model: model); return }
         let opened = try CoreDataStore.open(path: path, model: model, writable: true)
         self.init(foreignLayoutDatabase: opened.store.database, model: opened.store.model,
-                  bookkeepingRefusal: CoreDataStore.bookkeepingRefusal, orderColumns: true)
+                  bookkeepingRefusal: CoreDataStore.bookkeepingRefusal, orderColumns: true, orderSpacing: .coreData)
     }
 }

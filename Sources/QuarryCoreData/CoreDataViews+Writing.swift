@@ -14,7 +14,13 @@
 // - binary data that allows external storage is written inline behind the
 //   0x01 tag byte, never to a file; a to-one writes its `Z<n>_<REL>`
 //   companion with the target's `Z_ENT`; join rows and `Z_FOK_` ordering
-//   columns are written where the relationship keeps them;
+//   columns are written where the relationship keeps them, with the values
+//   they are given (the store writes Core Data's spacing, 2048, 3072, …:
+//   StoreMapping+Ordered.swift); a join row inserted without one (linked
+//   from the relationship's other side) joins the end of its owner's list,
+//   as Core Data's inverse maintenance appends it; a NULL written over an
+//   ordering value is refused (it is how the store's `placeLast` says the
+//   next value would pass Int64);
 // - what cannot be written faithfully (a transformable value, an order
 //   column the store lacks) raises, which fails the statement and rolls
 //   back its transaction: nothing half-written.
@@ -110,6 +116,8 @@ extension CoreDataViews {
                 updateRefusals += refuse("\(h.cdTable) has no ordering column for \(o.name)", when: "NEW.\(q) IS NOT OLD.\(q)")
                 continue
             }
+            // The view reads NULL as 0, so only a write of NULL itself is NULL here.
+            updateRefusals += refuse("\(h.cdTable).\(cdName) needs an ordering value (past the largest integer?)", when: "NEW.\(q) IS NULL")
             let cd = SQLIdentifier.quoted(cdName)
             sets.append("\(cd) = CASE WHEN NEW.\(q) IS OLD.\(q) THEN \(cd) ELSE NEW.\(q) END")
         }
@@ -132,17 +140,41 @@ extension CoreDataViews {
         let source = SQLIdentifier.quoted(j.source), target = SQLIdentifier.quoted(j.target)
         let s = StoreMapping.quotedJoinSource, t = StoreMapping.quotedJoinTarget, p = StoreMapping.quotedJoinPosition
         var columns = [source, target], values = ["NEW.\(s)", "NEW.\(t)"]
+        var insertRefusals = "", updateRefusals = ""
         if let position = j.position {
-            columns.append(SQLIdentifier.quoted(position))
-            values.append("coalesce(NEW.\(p), 0)")
+            // A row without a position (linked from the other side, which
+            // has no order to give) goes last among its owner's members, in
+            // Core Data's spacing; a save or the store's `placeLast` then
+            // writes the value it means over it.
+            let spacing = StoreMapping.OrderSpacing.coreData, fok = SQLIdentifier.quoted(position)
+            let largest = "(SELECT max(x.\(fok)) FROM \(table) x WHERE x.\(source) = NEW.\(s))"
+            columns.append(fok)
+            values.append("coalesce(NEW.\(p), coalesce(\(largest), \(spacing.beforeFirst)) + \(spacing.step))")
+            insertRefusals = "SELECT RAISE(ABORT, \(sqlString("Core Data store: \(j.cdTable).\(position) past the largest integer; nothing was written"))) "
+                + "WHERE NEW.\(p) IS NULL AND \(largest) > \(spacing.lastFollowable);"
+            updateRefusals = "SELECT RAISE(ABORT, \(sqlString("Core Data store: \(j.cdTable).\(position) needs an ordering value (past the largest integer?); nothing was written"))) "
+                + "WHERE NEW.\(p) IS NULL;"
+        }
+        if let inversePosition = j.inversePosition {
+            // Both sides ordered: the member's own list (which Quarry does
+            // not keep) gets the new owner last, as Core Data's inverse
+            // maintenance appends it, rather than no value at all.
+            let spacing = StoreMapping.OrderSpacing.coreData, fok = SQLIdentifier.quoted(inversePosition)
+            let largest = "(SELECT max(x.\(fok)) FROM \(table) x WHERE x.\(target) = NEW.\(t))"
+            columns.append(fok)
+            values.append("coalesce(\(largest), \(spacing.beforeFirst)) + \(spacing.step)")
+            insertRefusals += "SELECT RAISE(ABORT, \(sqlString("Core Data store: \(j.cdTable).\(inversePosition) past the largest integer; nothing was written"))) "
+                + "WHERE \(largest) > \(spacing.lastFollowable);"
         }
         let insert = "CREATE TEMP TRIGGER \(SQLIdentifier.quoted("quarry_cd_insert_" + j.name)) INSTEAD OF INSERT ON \(view) BEGIN "
+            + insertRefusals
             + "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")));"
             + "UPDATE \(counter) SET \"rows\" = \"rows\" + 1;"
             + " END"
         var set = "\(source) = NEW.\(s), \(target) = NEW.\(t)"
         if let position = j.position { set += ", \(SQLIdentifier.quoted(position)) = NEW.\(p)" }
         let update = "CREATE TEMP TRIGGER \(SQLIdentifier.quoted("quarry_cd_update_" + j.name)) INSTEAD OF UPDATE ON \(view) BEGIN "
+            + updateRefusals
             + "UPDATE \(table) SET \(set) WHERE \(source) = OLD.\(s) AND \(target) = OLD.\(t);"
             + "UPDATE \(counter) SET \"rows\" = \"rows\" + 1;"
             + " END"

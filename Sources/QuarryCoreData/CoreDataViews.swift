@@ -59,6 +59,11 @@ struct CoreDataViews {
         let cdTable: String
         let source: String, target: String
         let position: String?
+        /// The other side's `Z_FOK_` column when the inverse is ordered too
+        /// (wire's Conversation/User participants): Quarry keeps only the
+        /// owner's order, so this is written only for a new row (last in
+        /// the member's list, CoreDataViews+Writing.swift), never read.
+        var inversePosition: String? = nil
     }
     var hierarchies: [HierarchyView] = []
     var joins: [JoinView] = []
@@ -225,7 +230,11 @@ struct CoreDataViews {
                     position = fok["Z_FOK_" + target.uppercased().dropFirst(2)] ?? (fok.count == 1 ? fok.first!.value : nil)
                     if position == nil { warnings.append("\(entity.name).\(r.name) is ordered but \(join.name) has no Z_FOK_ column: read in key order") }
                 }
-                joins.append(JoinView(name: view, cdTable: join.name, source: source, target: target, position: position))
+                var joinView = JoinView(name: view, cdTable: join.name, source: source, target: target, position: position)
+                if let inverseName = r.inverse, model.entity(named: r.destination)?.relationship(named: inverseName, in: model)?.isOrdered == true {
+                    joinView.inversePosition = join.columns["Z_FOK_" + source.uppercased().dropFirst(2)].flatMap { $0 == position ? nil : $0 }
+                }
+                joins.append(joinView)
             }
         }
         if !problems.isEmpty { throw Self.mismatch(problems) }

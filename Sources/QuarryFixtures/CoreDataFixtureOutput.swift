@@ -5,7 +5,10 @@
 // writable (CoreDataViews+Writing.swift: the TEMP views and triggers that
 // allocate Z_PK from Z_MAX and keep Z_ENT and Z_OPT), and filled through the
 // path every database store takes (DatabaseFixtureWriter, one transaction),
-// under the temporary name FixtureOutput.swift renames on success.
+// under the temporary name FixtureOutput.swift renames on success. Ordered
+// to-manys get Core Data's spaced values (2048, 3072, …): join-table
+// positions with their links, one-to-manys' Z_FOK_ columns numbered after
+// (CoreDataFixtureOrder.swift).
 //
 // What cannot be written faithfully is refused and leaves nothing behind: a
 // model whose version hashes Quarry cannot compute (derived attributes), a
@@ -35,6 +38,10 @@ extension FixtureGenerator {
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
         }
         var summary = try write(into: store)
+        // Ordered one-to-manys' Z_FOK_ values, as Core Data writes them (CoreDataFixtureOrder.swift).
+        do { try numberOrderedMembers(in: store) } catch {
+            throw FixtureError(.output, "writing failed: \(error); nothing was written", at: FixtureLocation(file: temporary))
+        }
         summary.warnings = created.warnings
         return summary
     }

@@ -53,7 +53,9 @@ final class DatabaseFixtureWriter: FixtureWriter {
             }
             let (source, target) = offsets?.link(l) ?? (l.source, l.target)
             if let p = l.position {
-                try add(table: l.table, columns: StoreMapping.joinColumns(ordered: true), [.int(source), .int(target), .int(Int64(p))])
+                // The store's value for the index (Core Data's 2048, 3072, …; Quarry's p itself).
+                let value = try store.mapping.checkedOrderValue(at: p, of: l.table, of: "its owner")
+                try add(table: l.table, columns: StoreMapping.joinColumns(ordered: true), [.int(source), .int(target), .int(value)])
             } else {
                 try add(table: l.table, columns: StoreMapping.joinColumns(ordered: false), [.int(source), .int(target)])
             }

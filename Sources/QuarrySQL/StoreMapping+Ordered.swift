@@ -6,7 +6,54 @@
 // column; the leading underscore keeps it apart from every attribute, whose
 // names start with a letter). A model without ordered relationships gets
 // no new column, so its stores are laid out as before.
+//
+// The values written there are the layout's (`orderSpacing`): Quarry's
+// own stores number a list 0, 1, 2, …; Core Data numbers it 2048, 3072,
+// 4096, … (2048 + 1024·i, gaps left by deletions), and a store Quarry
+// writes in Core Data's layout should look as Core Data would have written
+// it. Reading only orders by the values, so either reads right.
 import QuarryModel
+
+extension StoreMapping {
+    /// How a layout numbers the members of an ordered to-many: the first
+    /// member's value and the step between neighbours.
+    public struct OrderSpacing: Sendable, Equatable {
+        public let first: Int64
+        public let step: Int64
+        /// Only the layouts' own (below): a step of at least 1 and a first
+        /// value a step above Int64.min keep `beforeFirst` and
+        /// `lastFollowable` in range.
+        init(first: Int64, step: Int64) {
+            self.first = first
+            self.step = step
+        }
+        /// Quarry's own layout: 0, 1, 2, … (every existing store).
+        public static let quarry = OrderSpacing(first: 0, step: 1)
+        /// Core Data's `Z_FOK_` columns: 2048, 3072, 4096, … (every corpus store).
+        public static let coreData = OrderSpacing(first: 2048, step: 1024)
+
+        /// The value of the member at `index` (from 0), or nil when it does
+        /// not fit an Int64 (absurd input must not trap): `first + step·index`.
+        public func value(at index: Int) -> Int64? {
+            guard index >= 0, let i = Int64(exactly: index) else { return nil }
+            let (scaled, o1) = step.multipliedReportingOverflow(by: i)
+            guard !o1 else { return nil }
+            let (sum, o2) = first.addingReportingOverflow(scaled)
+            return o2 ? nil : sum
+        }
+
+        /// The largest value that one more member can follow without
+        /// overflow (`placeLast`'s guard): `Int64.max - step`.
+        public var lastFollowable: Int64 { Int64.max - step }
+        /// One step before the first value (`placeLast`'s start when the
+        /// owner has no other member): `first - step`.
+        public var beforeFirst: Int64 { first - step }
+    }
+
+    /// The value of the member at `index` of an ordered to-many in this
+    /// layout (nil: past Int64, see `OrderSpacing.value(at:)`).
+    public func orderValue(at index: Int) -> Int64? { orderSpacing.value(at: index) }
+}
 
 extension StoreMapping {
     /// The order column on the destination's table of an ordered to-many

@@ -66,6 +66,9 @@ public struct StoreMapping: Sendable {
     /// Whether the tables have the order columns of ordered to-manys
     /// (StoreMapping+Ordered.swift): not views over another layout.
     public var storesOrderColumns = true
+    /// The values ordered to-manys' members get (StoreMapping+Ordered.swift):
+    /// Quarry's 0, 1, 2, … unless the tables are views over Core Data's.
+    public var orderSpacing = OrderSpacing.quarry
     /// Whether the tables have the version column (StoreMapping+Versions.swift):
     /// every Quarry store; not views over another layout.
     public let storesVersions: Bool

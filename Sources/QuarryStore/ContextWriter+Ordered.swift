@@ -1,6 +1,7 @@
 // The order of an ordered to-many, written by a save: after the links are
-// written, each member's position (0, 1, …, in the order the context keeps)
-// goes to the join table's `position` column or to the destination's order
+// written, each member's position (the layout's value for its index in the
+// order the context keeps: 0, 1, … in Quarry's layout, 2048, 3072, … in
+// Core Data's, StoreMapping+Ordered.swift) goes to the join table's `position` column or to the destination's order
 // column (StoreMapping+Ordered.swift). The whole order is rewritten when
 // the relationship changed: an insert at the front moves every member.
 import Foundation
@@ -15,7 +16,7 @@ extension ContextWriter {
             let run = try store.database.preparedRunner(sql)
             for (i, id) in ids.enumerated() {
                 guard let k = key(id) else { continue }
-                try run([.int(Int64(i)), .int(pk), .int(k)])
+                try run([.int(try mapping.checkedOrderValue(at: i, of: r.name, of: entity)), .int(pk), .int(k)])
             }
         case .inverseForeignKey?:
             guard let column = mapping.orderColumn(of: r.name, of: entity), let table = mapping.table(for: r.destination) else { return }
@@ -23,7 +24,7 @@ extension ContextWriter {
             let run = try store.database.preparedRunner(sql)
             for (i, id) in ids.enumerated() {
                 guard let k = key(id) else { continue }
-                try run([.int(Int64(i)), .int(k)])
+                try run([.int(try mapping.checkedOrderValue(at: i, of: r.name, of: entity)), .int(k)])
             }
         default:
             return

@@ -33,10 +33,27 @@ extension SQLStore {
     }
 }
 
+extension StoreMapping {
+    /// The layout's value for the member at `index` of `relationship`, or
+    /// `StoreError.outOfRange` where it would pass Int64 (never a trap,
+    /// never a wrapped value).
+    public func checkedOrderValue(at index: Int, of relationship: String, of entity: String) throws -> Int64 {
+        guard let v = orderValue(at: index) else {
+            throw StoreError.outOfRange(key: relationship, entity: entity, value: .int(Int64(clamping: index)), type: "ordered to-many",
+                                        range: "member values \(orderSpacing.first) + \(orderSpacing.step)·index up to \(Int64.max)")
+        }
+        return v
+    }
+}
+
 extension SQLStore {
     /// A link made by the store itself (`insert(_:_:toOne:)`, `link`) joins
     /// the end of an ordered to-many, as `add(_:to:)` does in a context:
-    /// its position is one past the largest of its owner's other members.
+    /// its value is one step past the largest of its owner's other members
+    /// (the layout's first value when it has none). One past a value within
+    /// a step of Int64.max is NULL instead of a wrapped or floating value,
+    /// which the NOT NULL order column (Quarry's layout) or the view's
+    /// trigger (Core Data's, CoreDataViews+Writing.swift) refuses.
     func placeLast(_ source: ObjectID, _ r: Relationship, _ target: ObjectID) throws {
         var owner = source, member = target, relationship = r
         if !r.isToMany {
@@ -47,18 +64,25 @@ extension SQLStore {
             relationship = inverse
         }
         guard relationship.isOrdered else { return }
+        let spacing = mapping.orderSpacing
+        // (SELECT CASE WHEN m > limit THEN NULL ELSE m + step END FROM (SELECT COALESCE(MAX(c), first - step) AS m …)):
+        // bound, in this order: first - step, …, limit, step.
+        func next(_ column: String, from table: String, where condition: String) -> String {
+            "(SELECT CASE WHEN m > ? THEN NULL ELSE m + ? END FROM (SELECT COALESCE(MAX(o.\(column)), ?) AS m FROM \(table) o WHERE \(condition)) AS lastmember)"
+        }
+        let spacingArguments: [Value] = [.int(spacing.lastFollowable), .int(spacing.step), .int(spacing.beforeFirst)]
         switch mapping.storage(of: relationship.name, of: owner.entity) {
         case .inverseForeignKey(let key)?:
             guard let column = mapping.orderColumn(of: relationship.name, of: owner.entity),
                   let table = mapping.table(for: relationship.destination).map(SQLIdentifier.quoted) else { return }
             let c = SQLIdentifier.quoted(column)
-            try database.run("UPDATE \(table) SET \(c) = (SELECT COALESCE(MAX(o.\(c)), -1) + 1 FROM \(table) o WHERE o.\(SQLIdentifier.quoted(key)) = ? AND o.\(StoreMapping.quotedPrimaryKey) <> ?) WHERE \(StoreMapping.quotedPrimaryKey) = ?",
-                             [.int(owner.primaryKey), .int(member.primaryKey), .int(member.primaryKey)])
+            try database.run("UPDATE \(table) SET \(c) = \(next(c, from: table, where: "o.\(SQLIdentifier.quoted(key)) = ? AND o.\(StoreMapping.quotedPrimaryKey) <> ?")) WHERE \(StoreMapping.quotedPrimaryKey) = ?",
+                             spacingArguments + [.int(owner.primaryKey), .int(member.primaryKey), .int(member.primaryKey)])
         case .joinTable(let join, let s, let t)? where s == StoreMapping.joinSourceColumn && mapping.joinTableIsOrdered(join):
-            let j = SQLIdentifier.quoted(join)
-            try database.run("UPDATE \(j) SET \(StoreMapping.quotedJoinPosition) = (SELECT COALESCE(MAX(o.\(StoreMapping.quotedJoinPosition)), -1) + 1 FROM \(j) o WHERE o.\(SQLIdentifier.quoted(s)) = ? AND o.\(SQLIdentifier.quoted(t)) <> ?) "
+            let j = SQLIdentifier.quoted(join), p = StoreMapping.quotedJoinPosition
+            try database.run("UPDATE \(j) SET \(p) = \(next(p, from: j, where: "o.\(SQLIdentifier.quoted(s)) = ? AND o.\(SQLIdentifier.quoted(t)) <> ?")) "
                              + "WHERE \(SQLIdentifier.quoted(s)) = ? AND \(SQLIdentifier.quoted(t)) = ?",
-                             [.int(owner.primaryKey), .int(member.primaryKey), .int(owner.primaryKey), .int(member.primaryKey)])
+                             spacingArguments + [.int(owner.primaryKey), .int(member.primaryKey), .int(owner.primaryKey), .int(member.primaryKey)])
         default:
             return
         }

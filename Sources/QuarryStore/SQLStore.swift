@@ -139,11 +139,16 @@ public final class SQLStore {
     /// created, checked or saved, the views carry the row version, values
     /// stay inline (no external files), and what would need Quarry's own
     /// tables in the database is refused with `bookkeepingRefusal`.
-    public init(foreignLayoutDatabase database: any SQLDatabase, model: Model, bookkeepingRefusal: String, orderColumns: Bool = false) {
+    /// `orderSpacing`: the values the other layout gives the members of an
+    /// ordered to-many (`.coreData`: 2048, 3072, …), which every write of
+    /// an order then uses (StoreMapping+Ordered.swift).
+    public init(foreignLayoutDatabase database: any SQLDatabase, model: Model, bookkeepingRefusal: String, orderColumns: Bool = false,
+                orderSpacing: StoreMapping.OrderSpacing = .quarry) {
         self.model = model
         ValueTransformerRegistry.shared.registerOpaqueTransformers(missingFrom: model)
         var mapping = StoreMapping(model: model, dialect: database.dialect, storesVersions: true)
         mapping.storesOrderColumns = orderColumns
+        mapping.orderSpacing = orderSpacing
         self.mapping = mapping
         self.database = database
         self.readOnlyReason = nil
@@ -306,7 +311,9 @@ public final class SQLStore {
             try database.run(StoreMapping.updateRow(table: mapping.table(for: r.destination)!, set: "\(SQLIdentifier.quoted(column)) = ?" + mapping.versionIncrementSuffix()),
                                    [.int(source.primaryKey), .int(target.primaryKey)])
         case .joinTable(let table, let sourceColumn, let targetColumn)?:
-            try database.run("INSERT INTO \(SQLIdentifier.quoted(table)) (\(SQLIdentifier.quoted(sourceColumn)), \(SQLIdentifier.quoted(targetColumn))) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            // INSERT OR IGNORE on SQLite: an upsert clause is refused on a
+            // view (a Core Data store's join tables, CoreDataViews+Writing.swift).
+            try database.run(database.insertIgnoring(into: SQLIdentifier.quoted(table), "(\(SQLIdentifier.quoted(sourceColumn)), \(SQLIdentifier.quoted(targetColumn))) VALUES (?, ?)"),
                                    [.int(source.primaryKey), .int(target.primaryKey)])
         case nil:
             throw StoreError.unknownKey(r.name, entity: source.entity, suggestion: nil)
