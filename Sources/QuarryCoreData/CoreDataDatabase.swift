@@ -14,7 +14,9 @@
 //   prepare on a view ("no such column: t0.name", SQLite 3.40), so the
 //   alias is taken out and its uses spelt with the view's name, which
 //   means the same row (values are bound, never in the text, so only
-//   identifiers are rewritten).
+//   identifiers are rewritten);
+// - a row the triggers changed without a new version gets its Z_OPT raised
+//   before the outermost COMMIT (CoreDataDatabase+Versions.swift).
 import Foundation
 import QuarrySQL
 import QuarrySQLite
@@ -23,6 +25,8 @@ import QuarryStore
 final class CoreDataDatabase: SQLDatabase {
     let connection: SQLiteConnection
     private let counter = "temp." + SQLIdentifier.quoted(CoreDataViews.writesTable)
+    /// Z_OPT raised at COMMIT for rows changed without a new version (CoreDataDatabase+Versions.swift).
+    let raisedRows = RaisedRows()
 
     init(_ connection: SQLiteConnection) { self.connection = connection }
 
@@ -61,6 +65,7 @@ final class CoreDataDatabase: SQLDatabase {
 
     @discardableResult
     func run(_ sql: String, _ arguments: [Value]) throws -> Int {
+        if let done = try runKeepingVersions(sql, arguments) { return done }   // CoreDataDatabase+Versions.swift
         let sql = Self.unaliased(sql)
         let before = try writtenRows()
         try connection.execute(sql, arguments)
@@ -71,7 +76,8 @@ final class CoreDataDatabase: SQLDatabase {
     }
 
     func query(_ sql: String, _ arguments: [Value], as kinds: [SQLValueKind]) throws -> [[Value]] {
-        try connection.query(Self.unaliased(sql), arguments, as: kinds)
+        if !connection.isInTransaction, Self.writes(Self.firstWord(sql), orReads: false) { return try inTransaction { try query(sql, arguments, as: kinds) } }
+        return try connection.query(Self.unaliased(sql), arguments, as: kinds)
     }
 
     func streamRows(_ sql: String, _ arguments: [Value], as kinds: [SQLValueKind],
@@ -80,6 +86,7 @@ final class CoreDataDatabase: SQLDatabase {
     }
 
     func insertReturningKey(_ sql: String, _ arguments: [Value]) throws -> Int64 {
+        if !connection.isInTransaction { return try inTransaction { try insertReturningKey(sql, arguments) } }
         try connection.execute(sql, arguments)
         guard case .int(let key)? = try connection.query("SELECT \"last_key\" FROM \(counter)").first?.first else {
             throw CoreDataError(.unreadableStore, "no key was allocated for the inserted row (the statement did not go through a view of the store)")
@@ -87,7 +94,8 @@ final class CoreDataDatabase: SQLDatabase {
         return key
     }
 
-    func inTransaction<T>(_ body: () throws -> T) throws -> T { try connection.inTransaction(body) }
+    func inTransaction<T>(_ body: () throws -> T) throws -> T { try raisingVersions(body) }
+    func takeRaisedVersions() -> [RaisedVersion] { raisedRows.take() }
     func interrupt() { connection.interrupt() }
     var interrupter: @Sendable () -> Void { connection.interrupter }
     func clearInterruptRequest() { connection.clearInterruptRequest() }
