@@ -26,18 +26,22 @@ extension CoreDataViews {
     }
 
     /// The UPDATE trigger's note of its row, when anything in it changed:
-    /// `changed` lists the view's columns the trigger writes. Once noted
-    /// with its version changed, a row stays so noted.
+    /// `changed` lists the view's columns the trigger writes. A new version
+    /// replaces any note of the row (once so noted, a row stays so noted); a
+    /// change without one is noted only if the row has no note yet. Two
+    /// plain INSERTs, no lookup: every row of a bulk edit passes here.
     func touchedNoteOnUpdate(_ h: HierarchyView, changed columns: [String]) -> String {
         let notes = SQLIdentifier.quoted(Self.touchedTable), pk = StoreMapping.quotedPrimaryKey
         let version = SQLIdentifier.quoted(StoreMapping.versionColumn)
-        let versionChanged = "NEW.\(version) IS NOT OLD.\(version)"
-        let changed = ([StoreMapping.versionColumn] + columns).map { "NEW.\(SQLIdentifier.quoted($0)) IS NOT OLD.\(SQLIdentifier.quoted($0))" }
-        let before = "coalesce((SELECT n.\"versioned\" FROM \(notes) n WHERE n.\"view\" = \(sqlString(h.name)) AND n.\"pk\" = OLD.\(pk)), 0)"
+        let changed = columns.map { "NEW.\(SQLIdentifier.quoted($0)) IS NOT OLD.\(SQLIdentifier.quoted($0))" }
+        let row = "\(sqlString(h.name)), \(sqlString(h.cdTable)), OLD.\(pk)"
         // Unqualified: SQLite allows no schema name on a trigger's INSERT (the TEMP table is found first).
-        return "INSERT OR REPLACE INTO \(notes) (\"view\", \"ztable\", \"pk\", \"versioned\") "
-            + "SELECT \(sqlString(h.name)), \(sqlString(h.cdTable)), OLD.\(pk), (\(versionChanged)) OR \(before) "
-            + "WHERE \(changed.joined(separator: " OR "));"
+        let into = "INTO \(notes) (\"view\", \"ztable\", \"pk\", \"versioned\")"
+        var out = "INSERT OR REPLACE \(into) SELECT \(row), 1 WHERE NEW.\(version) IS NOT OLD.\(version);"
+        if !changed.isEmpty {
+            out += "INSERT OR IGNORE \(into) SELECT \(row), 0 WHERE NEW.\(version) IS OLD.\(version) AND (\(changed.joined(separator: " OR ")));"
+        }
+        return out
     }
 
     /// The INSERT trigger's note of its new row (key `key`): it has its
