@@ -45,14 +45,18 @@ extension CoreDataDatabase {
     /// shell's) raises the rows first; a write outside any transaction runs
     /// in its own; a BEGIN (the shell's) starts with no notes.
     func runKeepingVersions(_ sql: String, _ arguments: [Value]) throws -> Int? {
-        let verb = Self.firstWord(sql)
         if connection.isInTransaction {
+            // Every statement of a save passes here: most are told apart by their first letter.
+            guard let first = sql.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }),
+                  [UInt8(ascii: "C"), UInt8(ascii: "c"), UInt8(ascii: "E"), UInt8(ascii: "e")].contains(first) else { return nil }
+            let verb = Self.firstWord(sql)
             guard verb == "COMMIT" || verb == "END" else { return nil }
             let raised = try raiseTouchedRows()
             try connection.execute(sql, arguments)
             raisedRows.raised = raised
             return 0
         }
+        let verb = Self.firstWord(sql)
         if verb == "BEGIN" {
             try connection.execute(sql, arguments)
             try connection.execute("DELETE FROM \(notes)")
