@@ -6,7 +6,8 @@
 // CoreDataDatabase+Versions.swift). Each case runs on a fresh copy of the
 // hand-made store (SyntheticStoreTests) and reads Z_OPT straight from the
 // file with plain SQL: a save's claim +1 exactly, bookkeeping +1, a row
-// both claimed and touched +1 (not +2), a rolled-back save nothing, a batch
+// both claimed and touched +1 (not +2) whichever comes first, a save run
+// twice (its folded claim missed) each row once, a rolled-back save nothing, a batch
 // update +1, a manual BEGIN … COMMIT like the shell's the same as a save.
 // And the context that saved follows the versions it caused: a loaded,
 // unchanged member of a reordered relationship saves again without a
@@ -62,6 +63,23 @@ struct CoreDataZOPTTests {
             try person(context, "Ann").setValue(.string("Anne"), forKey: "name")
             try context.delete(try person(context, "Bob"))
             try context.save()
+        },
+        Case(description: "claimed first (a relationship changed), then reordered: +1, not +2", expected: [1: 2, 2: 2, 3: 2]) { _, context in
+            // Ann's claim is a statement of its own, before the order rewrite and her key's UPDATE.
+            let acme = try acme(context)
+            try person(context, "Ann").setValue(acme, forKey: "friend")
+            try acme.move(from: 0, to: 1, in: "staff")
+            try context.save()
+        },
+        Case(description: "save run twice (a folded claim missed after the cleanup; the policy merges): each row once", expected: [1: 3, 2: nil, 3: 2]) { store, context in
+            let ann = try person(context, "Ann")
+            let bob = try person(context, "Bob")
+            _ = try store.batchUpdate(entity: "Person", predicate: try Parser.parsePredicate("name == 'Ann'"), set: [("score", try Parser.parseExpression("7"))])
+            context.mergePolicy = .mergeByPropertyObjectTrump
+            try ann.setValue(.string("Anne"), forKey: "name")
+            try context.delete(bob)
+            try context.save()
+            // Ann: 1, the batch 2, the save 3 — the first run's notes went with its rollback.
         },
         Case(description: "rolled-back save: unchanged", expected: [1: 1, 2: 1, 3: 1]) { store, context in
             try acme(context).move(from: 0, to: 1, in: "staff")
