@@ -14,7 +14,9 @@
 //   prepare on a view ("no such column: t0.name", SQLite 3.40), so the
 //   alias is taken out and its uses spelt with the view's name, which
 //   means the same row (values are bound, never in the text, so only
-//   identifiers are rewritten).
+//   identifiers are rewritten);
+// - a row the triggers changed without a new version gets its Z_OPT raised
+//   before the outermost COMMIT (CoreDataDatabase+Versions.swift).
 import Foundation
 import QuarrySQL
 import QuarrySQLite
@@ -23,6 +25,8 @@ import QuarryStore
 final class CoreDataDatabase: SQLDatabase {
     let connection: SQLiteConnection
     private let counter = "temp." + SQLIdentifier.quoted(CoreDataViews.writesTable)
+    /// Z_OPT raised at COMMIT for rows changed without a new version (CoreDataDatabase+Versions.swift).
+    let raisedRows = RaisedRows()
 
     init(_ connection: SQLiteConnection) { self.connection = connection }
 
@@ -66,10 +70,14 @@ final class CoreDataDatabase: SQLDatabase {
 
     @discardableResult
     func run(_ sql: String, _ arguments: [Value]) throws -> Int {
+        // Whichever way the statement ends — a COMMIT (the shell's) that
+        // raised versions first included —, the files of external references
+        // it dropped go once no transaction is open (after the count below).
+        defer { externalSweep?.afterWrite(connection) }
+        if let done = try runKeepingVersions(sql, arguments) { return done }   // CoreDataDatabase+Versions.swift
         let sql = Self.unaliased(sql)
         let before = try writtenRows()
         try connection.execute(sql, arguments)
-        defer { externalSweep?.afterWrite(connection) }   // after the count below; a COMMIT too (the shell's)
         // A statement on a real table (the TEMP delete list) counts as usual;
         // one on a view counts 0 there, and its rows in the counter.
         let changes = connection.changes
@@ -77,7 +85,8 @@ final class CoreDataDatabase: SQLDatabase {
     }
 
     func query(_ sql: String, _ arguments: [Value], as kinds: [SQLValueKind]) throws -> [[Value]] {
-        try connection.query(Self.unaliased(sql), arguments, as: kinds)
+        if !connection.isInTransaction, Self.writes(Self.firstWord(sql), orReads: false) { return try inTransaction { try query(sql, arguments, as: kinds) } }
+        return try connection.query(Self.unaliased(sql), arguments, as: kinds)
     }
 
     func streamRows(_ sql: String, _ arguments: [Value], as kinds: [SQLValueKind],
@@ -86,8 +95,9 @@ final class CoreDataDatabase: SQLDatabase {
     }
 
     func insertReturningKey(_ sql: String, _ arguments: [Value]) throws -> Int64 {
+        if !connection.isInTransaction { return try inTransaction { try insertReturningKey(sql, arguments) } }
+        // Always inside a transaction here: its end sweeps external files.
         try connection.execute(sql, arguments)
-        defer { externalSweep?.afterWrite(connection) }
         guard case .int(let key)? = try connection.query("SELECT \"last_key\" FROM \(counter)").first?.first else {
             throw CoreDataError(.unreadableStore, "no key was allocated for the inserted row (the statement did not go through a view of the store)")
         }
@@ -96,8 +106,9 @@ final class CoreDataDatabase: SQLDatabase {
 
     func inTransaction<T>(_ body: () throws -> T) throws -> T {
         defer { externalSweep?.afterWrite(connection) }   // does nothing inside an outer transaction
-        return try connection.inTransaction(body)
+        return try raisingVersions(body)                   // Z_OPT raised before the outermost COMMIT
     }
+    func takeRaisedVersions() -> [RaisedVersion] { raisedRows.take() }
     func interrupt() { connection.interrupt() }
     var interrupter: @Sendable () -> Void { connection.interrupter }
     func clearInterruptRequest() { connection.clearInterruptRequest() }

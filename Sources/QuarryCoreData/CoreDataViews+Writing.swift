@@ -8,7 +8,9 @@
 //   inheritance the sub-entities' rows keep `Z_MAX` 0 and only the root's
 //   advances); an explicit key (an undone delete) moves `Z_MAX` past it;
 // - `Z_ENT` is the row's entity number, `Z_OPT` is Quarry's row version
-//   (1 on insert, one more per save or batch update that writes the row);
+//   (1 on insert, one more per save or batch update that writes the row;
+//   a row changed without a new version gets one more at COMMIT:
+//   CoreDataViews+Touched.swift);
 // - only the columns a statement changed are written (a value read through
 //   a conversion, such as an external file, is never written back);
 // - binary data that allows external storage is written inline behind the
@@ -38,7 +40,8 @@ extension CoreDataViews {
     func writingStatements() -> [String] {
         let counter = SQLIdentifier.quoted(Self.writesTable)
         var out = ["CREATE TEMP TABLE \(counter) (\"rows\" INTEGER NOT NULL, \"last_key\" INTEGER)",
-                   "INSERT INTO temp.\(counter) VALUES (0, NULL)"]
+                   "INSERT INTO temp.\(counter) VALUES (0, NULL)",
+                   Self.touchedTableStatement()]   // CoreDataViews+Touched.swift
         for h in hierarchies { out += hierarchyTriggers(h) }
         for j in joins { out += joinTriggers(j) }
         return out
@@ -91,11 +94,13 @@ extension CoreDataViews {
             + insertRefusals
             + "UPDATE \"Z_PRIMARYKEY\" SET \"Z_MAX\" = max(\"Z_MAX\", coalesce(NEW.\(pk), \"Z_MAX\" + 1)) WHERE \"Z_ENT\" = \(h.rootNumber);"
             + "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")));"
+            + touchedNoteOnInsert(h, key: key)
             + "UPDATE \(counter) SET \"rows\" = \"rows\" + 1, \"last_key\" = \(key);"
             + " END"
 
         // UPDATE: only what changed; Z_OPT follows the row version.
         var updateRefusals = refuse("a row's key or entity cannot change", when: "NEW.\(pk) IS NOT OLD.\(pk) OR NEW.\(StoreMapping.quotedEntityColumn) IS NOT OLD.\(StoreMapping.quotedEntityColumn)")
+        var written: [String] = []   // view columns the UPDATE writes: a change to any is noted
         var sets = ["\"Z_OPT\" = CASE WHEN NEW.\(version) IS OLD.\(version) THEN \"Z_OPT\" ELSE NEW.\(version) END"]
         for c in h.columns {
             let q = SQLIdentifier.quoted(c.name)
@@ -104,6 +109,7 @@ extension CoreDataViews {
                 continue
             }
             let cd = SQLIdentifier.quoted(c.cdColumn)
+            written.append(c.name)
             sets.append("\(cd) = CASE WHEN NEW.\(q) IS OLD.\(q) THEN \(cd) ELSE \(encoded(c)) END")
             if let companion = c.companion, let value = companionValue(c) {
                 let z = SQLIdentifier.quoted(companion)
@@ -119,11 +125,13 @@ extension CoreDataViews {
             // The view reads NULL as 0, so only a write of NULL itself is NULL here.
             updateRefusals += refuse("\(h.cdTable).\(cdName) needs an ordering value (past the largest integer?)", when: "NEW.\(q) IS NULL")
             let cd = SQLIdentifier.quoted(cdName)
+            written.append(o.name)
             sets.append("\(cd) = CASE WHEN NEW.\(q) IS OLD.\(q) THEN \(cd) ELSE NEW.\(q) END")
         }
         let update = "CREATE TEMP TRIGGER \(SQLIdentifier.quoted("quarry_cd_update_" + h.name)) INSTEAD OF UPDATE ON \(view) BEGIN "
             + updateRefusals
             + "UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE \"Z_PK\" = OLD.\(pk);"
+            + touchedNoteOnUpdate(h, changed: written)   // Z_OPT raised at COMMIT (CoreDataViews+Touched.swift)
             + "UPDATE \(counter) SET \"rows\" = \"rows\" + 1;"
             + " END"
 

@@ -99,6 +99,8 @@ extension Context {
         // An interrupt (Ctrl-C) asked for during the save rolls it back, even
         // one that fell between two statements (checked before COMMIT).
         if !store.database.isInTransaction { store.database.clearInterruptRequest() }
+        // Versions the database raises at COMMIT are known only when this save's COMMIT is the outermost.
+        let commits = !store.database.isInTransaction
         var derived: [RecomputedColumn] = []
         var locking = SaveLocking()
         // First with row claims folded into the rows' UPDATEs; if one of
@@ -144,9 +146,12 @@ extension Context {
             }
             break
         }
+        // Rows the save changed without claiming them (RaisedVersions.swift), read before anything else commits.
+        let raised = commits ? store.database.takeRaisedVersions() : []
         try refreshDerived(derived, saved: inserted + updated, permanent: permanent)
         finishSave(inserted: inserted, updated: updated, deleted: deleted, permanent: permanent, dropped: dropped)
         finishLocking(locking, inserted: inserted)
+        followRaisedVersions(raised)
         if !children.isEmpty, !permanent.isEmpty { passPermanentIDs(permanent) }   // Context+Parent.swift
         if !merges.isEmpty { finishUniqueMerges(merges) }
     }

@@ -165,6 +165,10 @@ public protocol SQLDatabase: AnyObject {
     /// writable), where SQLite returns NULL for some columns: rows are then
     /// claimed one by one.
     var updatesReturnRows: Bool { get }
+    /// The rows whose versions the database raised by itself at the last
+    /// outermost COMMIT, handed out once (RaisedVersions.swift; by default
+    /// none): a context that saved brings its objects' versions up to date.
+    func takeRaisedVersions() -> [RaisedVersion]
     /// Closes the connection; later calls fail.
     func close()
 }

@@ -57,6 +57,24 @@ struct CoreDataWritableShellTests {
         #expect(try z.query("SELECT Z_PLIST FROM Z_METADATA") == [[.data([0])]])
     }
 
+    /// BEGIN … COMMIT sent by the shell: each row written gets one Z_OPT
+    /// more per statement that writes it (the raise at COMMIT adds nothing
+    /// to rows already given a new version), a new row 1; a rolled-back
+    /// transaction leaves Z_OPT as it was.
+    @Test func transactionsKeepZOPT() throws {
+        let folder = ExportCommandTests.Folder()
+        let (store, model) = try Self.make(in: folder)
+        let script = "BEGIN; UPDATE Tag SET pinned = YES WHERE name == 'red'; INSERT Tag {name: 'green'}; UPDATE Tag SET name = 'GREEN' WHERE name == 'green'; COMMIT; "
+            + "BEGIN; UPDATE Tag SET name = 'x' WHERE name == 'blue'; ROLLBACK; UPDATE Tag SET pinned = YES WHERE name == 'blue'"
+        let r = try quarry(["--store", store, "--model", model, "--writable", "-c", script])
+        #expect(r.status == 0, "\(r.err)")
+        let z = try SQLiteConnection(path: store, options: .init(readOnly: true, create: false))
+        defer { z.close() }
+        #expect(try z.query("SELECT Z_PK, Z_OPT, ZPINNED, ZNAME FROM ZTAG ORDER BY Z_PK")
+                == [[.int(1), .int(2), .int(1), .string("red")], [.int(2), .int(2), .int(1), .string("blue")], [.int(3), .int(2), .null, .string("GREEN")]])
+        #expect(try z.query("SELECT name FROM sqlite_master ORDER BY name").map { $0[0] } == [.string("ZTAG"), .string("Z_METADATA"), .string("Z_PRIMARYKEY")])
+    }
+
     @Test func withoutWritableNothingIsWritten() throws {
         let folder = ExportCommandTests.Folder()
         let (store, model) = try Self.make(in: folder)
