@@ -50,7 +50,10 @@ struct CoreDataZOPTTests {
             try context.delete(try person(context, "Bob"))
             try context.save()
         },
-        Case(description: "order rewrite: unchanged members +1 each, the owner +1", expected: [1: 2, 2: 2, 3: 2]) { _, context in
+        // Bob (1024) then Ann (2048) become Ann, Bob: written as Core Data
+        // spaces them (2048, 3072), so Ann's row keeps its value and is not
+        // changed at all; Bob's moves.
+        Case(description: "order rewrite: a member whose position changed +1, one whose value stayed unchanged, the owner +1", expected: [1: 1, 2: 2, 3: 2]) { _, context in
             try acme(context).move(from: 0, to: 1, in: "staff")
             try context.save()
         },
@@ -107,7 +110,7 @@ struct CoreDataZOPTTests {
         Case(description: "store insert placed last in an ordered to-many: the new row 1, others unchanged", expected: [1: 1, 2: 1, 3: 1, 4: 1]) { store, _ in
             _ = try store.insert("Person", ["name": .string("Dee")], toOne: ["employer": ObjectID(entity: "Company", primaryKey: 3)])
         },
-        Case(description: "manual BEGIN … COMMIT (the shell's): raised at the COMMIT", expected: [1: 2, 2: 2, 3: 2]) { store, context in
+        Case(description: "manual BEGIN … COMMIT (the shell's): raised at the COMMIT", expected: [1: 1, 2: 2, 3: 2]) { store, context in
             try store.database.run("BEGIN IMMEDIATE")
             try acme(context).move(from: 0, to: 1, in: "staff")
             try context.save()
@@ -154,10 +157,11 @@ struct CoreDataZOPTTests {
         #expect(CoreDataWritableTests.names(staff) == ["Bob", "Ann"], "members loaded, Bob first")
         try acme.move(from: 0, to: 1, in: "staff")
         try context.save()
+        // Ann's position value stayed 2048 (not raised); Bob's moved 1024 → 3072 (raised).
         let ann = try #require(staff.first { $0.objectID.primaryKey == 1 })
         try ann.setValue(.string("Anne"), forKey: "name")
         try context.save()
-        // Bob too, through the batched claims of a save with two objects.
+        // Bob, raised by the reorder, through the batched claims of a save with two objects.
         let bob = try #require(staff.first { $0.objectID.primaryKey == 2 })
         try bob.setValue(.string("Robert"), forKey: "name")
         try acme.setValue(.string("Acme Ltd"), forKey: "name")
@@ -166,6 +170,6 @@ struct CoreDataZOPTTests {
         let z = try CoreDataWritableTests.Z(path)
         defer { z.c.close() }
         #expect(try z.rows("SELECT Z_PK, Z_OPT, ZNAME FROM ZPARTY ORDER BY Z_PK")
-                == [[.int(1), .int(3), .string("Anne")], [.int(2), .int(3), .string("Robert")], [.int(3), .int(3), .string("Acme Ltd")]])
+                == [[.int(1), .int(2), .string("Anne")], [.int(2), .int(3), .string("Robert")], [.int(3), .int(3), .string("Acme Ltd")]])
     }
 }
