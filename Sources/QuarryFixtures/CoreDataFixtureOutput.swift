@@ -37,9 +37,20 @@ extension FixtureGenerator {
             // Data does; a file being renamed into place needs none.
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
         }
-        var summary = try write(into: store)
-        // Ordered one-to-manys' Z_FOK_ values, as Core Data writes them (CoreDataFixtureOrder.swift).
-        do { try numberOrderedMembers(in: store) } catch {
+        // The rows and then the ordered one-to-manys' Z_FOK_ values, as Core
+        // Data writes them (CoreDataFixtureOrder.swift), in one transaction:
+        // the numbering writes rows inserted in the same transaction, which
+        // keep Z_OPT 1 (a row changed in a later one would be raised to 2:
+        // CoreDataViews+Touched.swift), and a failure leaves nothing.
+        var summary = FixtureSummary()
+        do {
+            try store.database.inTransaction {
+                summary = try write(into: store)
+                try numberOrderedMembers(in: store)
+            }
+        } catch let error as FixtureError {
+            throw error
+        } catch {
             throw FixtureError(.output, "writing failed: \(error); nothing was written", at: FixtureLocation(file: temporary))
         }
         summary.warnings = created.warnings

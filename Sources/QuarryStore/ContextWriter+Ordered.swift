@@ -1,9 +1,10 @@
 // The order of an ordered to-many, written by a save: after the links are
-// written, each member's position (the layout's value for its index in the
-// order the context keeps: 0, 1, … in Quarry's layout, 2048, 3072, … in
-// Core Data's, StoreMapping+Ordered.swift) goes to the join table's `position` column or to the destination's order
-// column (StoreMapping+Ordered.swift). The whole order is rewritten when
-// the relationship changed: an insert at the front moves every member.
+// written, each member's position — the layout's value for its index in
+// the order the context keeps: 0, 1, … in Quarry's layout, 2048, 3072, …
+// in Core Data's (StoreMapping+Ordered.swift) — goes to the join table's
+// `position` column or to the destination's order column. The whole order
+// is rewritten when the relationship changed: an insert at the front
+// moves every member.
 import Foundation
 
 extension ContextWriter {
