@@ -1,0 +1,261 @@
+// Queue contexts and their container (QueueContext.swift,
+// StoreContainer.swift), on SQLite and PostgreSQL: `perform` runs on the
+// context's own queue and hands back the closure's value or error;
+// `performAndWait` nests; eight background contexts saving to one counter
+// at once lose no increment under the `.error` policy with retries; a save
+// reaches the contexts that merge changes and not the others; the view
+// context runs on the main queue; contexts go when their users drop them.
+// ThreadSanitizer runs this suite in CI (Scripts/sanitizers.sh thread).
+import Foundation
+import QuarryPostgres
+import QuarryPostgresTestSupport
+import QuarrySQLite
+import Testing
+@testable import QuarryStore
+
+@Suite("Queue contexts and their container", .serialized)
+struct QueueContextTests {
+    static let model = MergePolicyTests.model
+
+    /// A container on a fresh database, with its view context on a serial
+    /// queue of the test's (the main queue is tested on its own), and what
+    /// removes the database afterwards.
+    final class Setup: @unchecked Sendable {
+        // @unchecked: set once in init.
+        let container: StoreContainer
+        private let cleanup: () -> Void
+
+        init(_ engine: TestEngine, viewQueue: DispatchQueue = DispatchQueue(label: "test.view")) throws {
+            let model = QueueContextTests.model
+            switch engine {
+            case .sqlite:
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-queue-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                container = try StoreContainer(path: folder.appendingPathComponent("counters.sqlite").path, model: model,
+                                               viewQueue: viewQueue)
+                cleanup = { try? FileManager.default.removeItem(at: folder) }
+            case .postgres:
+                let first = try PostgresTestEnvironment.freshDatabase()
+                let schema = first.schema
+                // The first connection makes the tables, before any context opens one.
+                _ = try SQLStore(postgres: first, model: model)
+                container = try StoreContainer(model: model, viewQueue: viewQueue) {
+                    var options = PostgresDatabase.Options()
+                    options.schema = schema
+                    return try SQLStore(postgres: try PostgresDatabase(url: try PostgresTestEnvironment.requireURL(), options: options), model: model)
+                }
+                cleanup = {
+                    _ = try? first.run("DROP SCHEMA IF EXISTS \(PostgresIdentifier.quoted(schema)) CASCADE", [])
+                    first.close()
+                }
+            }
+        }
+
+        deinit { cleanup() }
+    }
+
+    /// Inserts a counter named `name` with `value` and returns its ID.
+    static func insertCounter(_ context: QueueContext, _ name: String, _ value: Int64) async throws -> ObjectID {
+        try await context.perform { context in
+            let counter = try context.insert("Counter")
+            try counter.setValue(.string(name), forKey: "name")
+            try counter.setValue(.int(value), forKey: "value")
+            try context.save()
+            return counter.objectID
+        }
+    }
+
+    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    func performRunsOnTheContextsQueueAndReturnsTheValue(engine: TestEngine) async throws {
+        let fixture = try Setup(engine)
+        let background = try fixture.container.newBackgroundContext(name: "import")
+        // A mark of the test's own on the queue, read back inside the closure.
+        let mark = DispatchSpecificKey<String>()
+        background.queue.setSpecific(key: mark, value: "import queue")
+        let id = try await Self.insertCounter(background, "c", 41)
+        let seen = try await background.perform { context in
+            let counter = context.object(with: id)
+            return (DispatchQueue.getSpecific(key: mark), counter["value"], context.name)
+        }
+        #expect(seen.0 == "import queue")
+        #expect(seen.1 == .int(41))
+        #expect(seen.2 == "import")
+        #expect(!background.isOnQueue)
+        #expect(id.isTemporary == false)
+    }
+
+    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    func performThrowsTheClosuresErrorAndTheContextCarriesOn(engine: TestEngine) async throws {
+        let fixture = try Setup(engine)
+        let background = try fixture.container.newBackgroundContext()
+        // Typed: the error comes back as the closure's own type.
+        do {
+            _ = try await background.perform { (context) throws(ContextError) -> Int in
+                do { _ = try context.insert("NoSuchEntity") } catch let error as ContextError { throw error } catch { return 0 }
+                return 1
+            }
+            Issue.record("inserting an unknown entity did not throw")
+        } catch {
+            guard case .unknownEntity(let name, _) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(name == "NoSuchEntity")
+        }
+        // A closure that cannot throw needs no `try`, and the context still works.
+        let count = await background.perform { context in (try? context.count(FetchRequest(entity: "Counter"))) ?? -1 }
+        #expect(count == 0)
+    }
+
+    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    func performAndWaitNestsOnItsOwnQueue(engine: TestEngine) async throws {
+        let fixture = try Setup(engine)
+        let background = try fixture.container.newBackgroundContext()
+        let id = try await Self.insertCounter(background, "c", 7)
+        // Inside `perform`, a `performAndWait` on the same context runs inline.
+        let nested = await background.perform { outer in
+            background.performAndWait { inner in (outer === inner, background.isOnQueue, inner.object(with: id)["value"]) }
+        }
+        #expect(nested.0 && nested.1)
+        #expect(nested.2 == .int(7))
+        // From a thread of the test's: waits for the queue.
+        let value = background.performAndWait { $0.object(with: id)["value"] }
+        #expect(value == .int(7))
+    }
+
+    /// Writers × saves for the counter race: small here, as each save is a
+    /// transaction (a round trip on PostgreSQL).
+    static let writers = 8
+    static func saves(_ engine: TestEngine) -> Int { engine == .sqlite ? 40 : 15 }
+
+    @Test(HangGuard.timeLimit(minutes: 3), arguments: TestEngine.available)
+    func eightBackgroundContextsIncrementingOneCounterLoseNothing(engine: TestEngine) async throws {
+        let fixture = try Setup(engine)
+        let id = try await Self.insertCounter(fixture.container.viewContext, "shared", 0)
+        let saves = Self.saves(engine)
+        let conflicts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<Self.writers {
+                let writer = try fixture.container.newBackgroundContext()
+                group.addTask {
+                    try await writer.perform { context in
+                        // `.error` (the default): a save that finds the row
+                        // changed since it was read throws; read again, retry.
+                        var conflicts = 0
+                        let counter = context.object(with: id)
+                        for _ in 0..<saves {
+                            while true {
+                                guard case .int(let v)? = counter["value"] else { throw ContextError.fetchError("no counter") }
+                                try counter.setValue(.int(v + 1), forKey: "value")
+                                do {
+                                    try context.save()
+                                    break
+                                } catch is MergeConflictError {
+                                    conflicts += 1
+                                    context.refresh(counter, mergeChanges: false)
+                                }
+                            }
+                        }
+                        return conflicts
+                    }
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let total = Int64(Self.writers * saves)
+        let final = try await fixture.container.viewContext.perform { context in
+            // The view context inserted the counter and merges nothing: it
+            // reads the saves only once it lets go of what it holds.
+            let counter = context.object(with: id)
+            context.refresh(counter, mergeChanges: false)
+            return (counter["value"], try context.store.database.rows(#"SELECT "_version" FROM "Counter""#, as: [.int]))
+        }
+        print("queue contexts \(engine): \(Self.writers) writers × \(saves) saves, \(conflicts) conflicts retried")
+        #expect(final.0 == .int(total), "an increment was lost or doubled")
+        // Inserted at version 1, raised once by each save.
+        #expect(final.1 == [[.int(total + 1)]])
+        if engine == .sqlite {
+            let integrity = try await fixture.container.viewContext.perform { try $0.store.database.rows("PRAGMA integrity_check") }
+            #expect(integrity == [[.string("ok")]])
+        }
+    }
+
+    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    func aSaveReachesTheContextsThatMergeAndOnlyThem(engine: TestEngine) async throws {
+        let fixture = try Setup(engine)
+        let view = fixture.container.viewContext
+        view.automaticallyMergesChanges = true
+        let bystander = try fixture.container.newBackgroundContext(name: "bystander")
+        let writer = try fixture.container.newBackgroundContext(name: "writer")
+        let kept = try await Self.insertCounter(writer, "kept", 1)
+        let doomed = try await Self.insertCounter(writer, "doomed", 2)
+        // Both readers load the two rows before the write.
+        for reader in [view, bystander] {
+            let values = await reader.perform { context in [context.object(with: kept)["value"], context.object(with: doomed)["value"]] }
+            #expect(values == [.int(1), .int(2)])
+        }
+        try await writer.perform { context in
+            try context.object(with: kept).setValue(.int(100), forKey: "value")
+            try context.delete(context.object(with: doomed))
+            try context.save()
+        }
+        // The merge was queued on the view context when the save committed,
+        // so it runs before this.
+        let merged = await view.perform { context in
+            (context.object(with: kept)["value"], context.registeredObject(for: doomed) == nil)
+        }
+        #expect(merged.0 == .int(100))
+        #expect(merged.1, "the deleted object stayed in the merging context")
+        // The bystander merges nothing: it keeps what it read until it refreshes.
+        let stale = await bystander.perform { context in
+            let counter = context.object(with: kept)
+            let before = counter["value"]
+            context.refresh(counter, mergeChanges: false)
+            return (before, counter["value"])
+        }
+        #expect(stale.0 == .int(1))
+        #expect(stale.1 == .int(100))
+    }
+
+    @Test(HangGuard.timeLimit(), arguments: [TestEngine.sqlite])
+    func theViewContextRunsOnTheMainQueue(engine: TestEngine) async throws {
+        let fixture = try Setup(engine, viewQueue: .main)
+        let view = fixture.container.viewContext
+        // The main queue, not the main thread: once the runner calls
+        // dispatchMain(), Linux drains the main queue on another thread.
+        let mark = DispatchSpecificKey<String>()
+        DispatchQueue.main.setSpecific(key: mark, value: "main queue")
+        defer { DispatchQueue.main.setSpecific(key: mark, value: nil) }
+        let seen = await view.perform { _ in
+            // The main actor's executor is the main queue: the closure is on it,
+            // and a performAndWait inside nests instead of waiting for itself.
+            (DispatchQueue.getSpecific(key: mark), MainActor.assumeIsolated { true }, view.performAndWait { _ in view.isOnQueue })
+        }
+        #expect(seen.0 == "main queue")
+        #expect(seen.1 && seen.2)
+        let background = try fixture.container.newBackgroundContext()
+        let elsewhere = await background.perform { _ in DispatchQueue.getSpecific(key: mark) }
+        #expect(elsewhere == nil)
+    }
+
+    @Test(arguments: TestEngine.available)
+    func contextsGoWhenTheirUsersDropThem(engine: TestEngine) async throws {
+        let fixture = try Setup(engine)
+        weak var gone: QueueContext?
+        do {
+            let background = try fixture.container.newBackgroundContext()
+            _ = try await Self.insertCounter(background, "c", 1)
+            gone = background
+            #expect(fixture.container.liveContexts.count == 2)
+        }
+        // The queued block that held it is freed just after it resumed this
+        // task: give it a moment, then nothing may hold the context.
+        for _ in 0..<200 where gone != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(gone == nil)
+        #expect(fixture.container.liveContexts.map(\.name) == ["view"])
+    }
+
+    @Test
+    func aPrivateDatabaseIsRefused() throws {
+        #expect(throws: ContainerError.privateDatabase(path: ":memory:")) {
+            try StoreContainer(path: ":memory:", model: Self.model)
+        }
+        #expect(ContainerError.privateDatabase(path: ":memory:").report.code == "R002")
+    }
+}
