@@ -267,10 +267,33 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
         #expect(try store.fetch(FetchRequest(entity: "Department")).count == 1)
     }
 
+    @Test func theContainerSnippetRuns() async throws {
+        guard FileManager.default.fileExists(atPath: "Examples/Models/Company.yaml") else {
+            Issue.record("run from the package root: the snippet reads Examples/Models/Company.yaml")
+            return
+        }
+        let model = try ModelReader.read(from: "Examples/Models/Company.yaml")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "queues.sqlite" + suffix) }
+        // README snippet 4
+        let container = try StoreContainer(path: NSTemporaryDirectory() + "queues.sqlite", model: model,
+                                           viewQueue: DispatchQueue(label: "ui"))   // default: the main queue
+        container.viewContext.automaticallyMergesChanges = true
+        let id = try await container.performBackgroundTask { context in
+            let ops = try context.insert("Department")
+            try ops.setValue("Operations", forKey: "name")
+            try context.save()                                // merged into the view context
+            return ops.objectID
+        }
+        let name = await container.viewContext.perform { $0.object(with: id)["name"] }   // "Operations"
+        // end of README snippet
+        #expect(name == "Operations")
+        #expect(!id.isTemporary)
+    }
+
     /// Compiled, not run: they open an app's store.
     func coreDataSnippets() throws {
         do {
-            // README snippet 4
+            // README snippet 5
             let store = try SQLStore(coreDataStore: "App.sqlite")            // or model: someModel
             let opened = try CoreDataStore.open(path: "App.sqlite", modelPath: "App.xcdatamodeld")
             print(opened.modelSource, opened.warnings)
@@ -278,7 +301,7 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
             _ = store
         }
         do {
-            // README snippet 5
+            // README snippet 6
             let source = try SQLStore(coreDataStore: "App.sqlite")
             try StoreExport.copy(from: source, toFile: "data.sqlite")       // or to: an open SQLStore of the same model
             // end of README snippet
