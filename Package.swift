@@ -110,3 +110,36 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Sanitized builds (Scripts/asan-build-flags.sh, Scripts/sanitizers.sh):
+// QUARRY_SANITIZER=address|thread instruments Quarry's own modules and links
+// the sanitizer's runtime into its executables and test bundle. Only
+// Quarry's modules: the dependencies (swift-nio, BoringSSL twice, Yams, …)
+// keep the plain build's flags, so in the plain build's folder they are not
+// compiled again — CI builds them once, not three times. A sanitizer's
+// runtime still sees every allocation and lock of theirs (it intercepts
+// malloc, free and pthread); what it does not see is a stray access inside
+// their own code. `swift build --sanitize=…` would instrument everything.
+// The variable must be set alike for the build and `swift test`, or SwiftPM
+// sees another manifest and builds again.
+if let sanitizer = Context.environment["QUARRY_SANITIZER"], !sanitizer.isEmpty {
+    var swiftFlags = ["-sanitize=\(sanitizer)"]
+    var linkFlags = ["-sanitize=\(sanitizer)"]
+    if sanitizer == "address" {
+        // libFuzzer's coverage instrumentation (what `-sanitize=fuzzer` would
+        // add) rides along, so Scripts/fuzz.sh needs no build of its own; in
+        // the tests its hooks are the ASan runtime's no-ops. The runtime is
+        // linked as a shared library: `quarry` links the Swift runtime
+        // statically and hides its symbols, which would also hide a static
+        // ASan's malloc and free from libc and libreadline.
+        swiftFlags.append("-sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp")
+        linkFlags += ["-Xclang-linker", "-shared-libasan"]
+    }
+    // C targets (named C…) hold no code worth instrumenting.
+    for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(swiftFlags)]
+        if target.type == .executable || target.type == .test {
+            target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(linkFlags)]
+        }
+    }
+}

@@ -11,7 +11,7 @@
 # `eval --jsonl` interface), yaml-model, xml-model, factories. Seeds come
 # from ../shared/conformance/peer-tests, ../shared/corpus and Examples/ (a
 # missing folder is said, not fatal); what libFuzzer finds is kept in
-# .build-asan/fuzz/corpus/TARGET and reused by the next run.
+# .build-asan/fuzz/corpus/TARGET (the build folder's) and reused by the next run.
 #
 # Builds quarry-fuzz in the AddressSanitizer build folder (the flags in
 # Scripts/asan-build-flags.sh, shared with Scripts/sanitizers.sh) and links
@@ -54,9 +54,9 @@ runtime="$asan_runtime_dir/libclang_rt.fuzzer_no_main-x86_64.a"
 swift build "${asan_build_flags[@]}" --product quarry-fuzz \
     -Xlinker -u -Xlinker LLVMFuzzerRunDriver -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver \
     -Xlinker "$runtime" -Xlinker -lstdc++ >/dev/null
-work=.build-asan/fuzz
+work="${QUARRY_SANITIZER_SCRATCH:-.build-asan}/fuzz"
 mkdir -p "$work/crashes"
-# A copy: a later `swift test` in .build-asan relinks quarry-fuzz without libFuzzer.
+# A copy: a later `swift test` in the same build folder relinks quarry-fuzz without libFuzzer.
 binary="$work/quarry-fuzz"
 cp "$(swift build "${asan_build_flags[@]}" --show-bin-path)/quarry-fuzz" "$binary"
 

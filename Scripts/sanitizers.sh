@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test suite under Clang's sanitizers, each in a build folder of its own
-# (a sanitized build shares nothing with the plain one in .build).
+# unless QUARRY_SANITIZER_SCRATCH names one (see below).
 #
 #   Scripts/sanitizers.sh address [swift test options...]
 #       every test under AddressSanitizer (leaks included where the runtime
@@ -9,6 +9,11 @@
 #   Scripts/sanitizers.sh thread [swift test options...]
 #       the concurrency suites under ThreadSanitizer, in .build-tsan
 #       (suppressions, each with its reason: Scripts/tsan-suppressions.txt)
+#
+# QUARRY_SANITIZER_SCRATCH=.build runs either in the plain build's folder
+# (CI does: the dependencies, built there uninstrumented, are reused; only
+# Quarry's modules are compiled again, and the next plain build compiles
+# them back).
 #
 # Extra options go to `swift test` (e.g. --filter). Run it under
 # Scripts/postgres-test-server.sh to include the PostgreSQL suites. Exits
@@ -28,13 +33,15 @@ address)
     # more than the 8 MB that glibc gives new threads by default. It sizes
     # them from this limit.
     ulimit -s 65536
-    # Hang guards wait ten times longer (QuarryPostgresTestSupport/HangGuard.swift).
-    export QUARRY_SANITIZER=address
+    # QUARRY_SANITIZER (exported by asan-build-flags.sh) also makes hang
+    # guards wait ten times longer (QuarryPostgresTestSupport/HangGuard.swift).
     export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_stack_use_after_return=0}"
     export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/Scripts/lsan-suppressions.txt:print_suppressions=0}"
     exec swift test "${asan_build_flags[@]}" "$@"
     ;;
 thread)
+    # Read by Package.swift (Quarry's modules instrumented, the
+    # dependencies not: it says why) and by the hang guards.
     export QUARRY_SANITIZER=thread
     export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:suppressions=$PWD/Scripts/tsan-suppressions.txt}"
     export SWIFT_BACKTRACE=enable=no
@@ -59,8 +66,8 @@ thread)
     # Package.swift): the sanitized executable is what is tested, not its
     # start-up time.
     export QUARRY_SHARED_STDLIB=1
-    filter='ConcurrentWritersTests|BusyTimeout|Interrupting|PostgresTests.InterruptTests|MemoryInterruptTests|PoolTests|LockedStore|SubqueryAndSubstitutionTests|ParkedReleaseTests|LintConfigTests|REPLInterruptTests|PagerTests|PartialFileTests'
-    exec swift test --sanitize=thread --scratch-path .build-tsan --filter "$filter" "$@"
+    filter='ConcurrentWritersTests|BusyTimeout|Interrupting|PostgresTests.InterruptTests|MemoryInterruptTests|PoolTests|LockedStore|SubqueryAndSubstitutionTests|ParkedReleaseTests|LintConfigTests|REPLInterruptTests|PagerTests|PartialFileTests|QueueContextTests'
+    exec swift test --scratch-path "${QUARRY_SANITIZER_SCRATCH:-.build-tsan}" --filter "$filter" "$@"
     ;;
 *)
     echo "usage: Scripts/sanitizers.sh address|thread [swift test options...]" >&2
