@@ -33,7 +33,7 @@ public struct PredicateBinder {
     }
 
     /// Throws the first bind error among the key paths of `p`, in reading order.
-    public func check(_ p: Predicate) throws(Diagnostic) {
+    public func check(_ p: QueryPredicate) throws(Diagnostic) {
         switch p.kind {
         case .constant: return
         case .not(let x): try check(x)
@@ -58,7 +58,7 @@ public struct PredicateBinder {
 
     /// Whether `e` is a key path to the elements of a to-many relationship
     /// (or their attribute), not an aggregate of them.
-    private func isToMany(_ e: Expression) -> Bool {
+    private func isToMany(_ e: QueryExpression) -> Bool {
         guard case .keyPath(let base, let path) = e.kind, let start = start(of: base), !isDynamic(path),
               let bound = try? binder.bind(path, from: start, span: e.span), bound.isToMany else { return false }
         switch bound.terminal {
@@ -69,7 +69,7 @@ public struct PredicateBinder {
 
     /// The entity a key path on `base` starts from; nil when it is not one
     /// of the model's (a computed value, an unbound variable).
-    private func start(of base: Expression?) -> String? {
+    private func start(of base: QueryExpression?) -> String? {
         switch base?.kind {
         case nil, .evaluatedObject?: return entity
         case .variable(let name)?: return variables[name]
@@ -83,7 +83,7 @@ public struct PredicateBinder {
     }
 
     /// Throws the first bind error among the key paths of `e`.
-    public func check(_ e: Expression) throws(Diagnostic) {
+    public func check(_ e: QueryExpression) throws(Diagnostic) {
         switch e.kind {
         case .keyPath(let base, let path):
             try keyPath(base, path, span: e.span)
@@ -108,7 +108,7 @@ public struct PredicateBinder {
         }
     }
 
-    private func keyPath(_ base: Expression?, _ path: [String], span: SourceSpan) throws(Diagnostic) {
+    private func keyPath(_ base: QueryExpression?, _ path: [String], span: SourceSpan) throws(Diagnostic) {
         let start: String
         switch base?.kind {
         case nil, .evaluatedObject?:
@@ -130,7 +130,7 @@ public struct PredicateBinder {
     /// The collection, then the predicate with the variable bound to the
     /// elements of a to-many relationship (other collections bind nothing
     /// further: their elements have no entity).
-    private func subquery(_ collection: Expression, _ variable: String, _ predicate: Predicate) throws(Diagnostic) {
+    private func subquery(_ collection: QueryExpression, _ variable: String, _ predicate: QueryPredicate) throws(Diagnostic) {
         try check(collection)
         guard let element = elementEntity(of: collection) else { return }
         var inner = self
@@ -139,7 +139,7 @@ public struct PredicateBinder {
     }
 
     /// The entity of the elements of a to-many key path ending at objects.
-    private func elementEntity(of collection: Expression) -> String? {
+    private func elementEntity(of collection: QueryExpression) -> String? {
         guard case .keyPath(let base, let path) = collection.kind, let start = start(of: base) else { return nil }
         guard let bound = try? binder.bind(path, from: start, span: collection.span), bound.isToMany,
               case .object(let e) = bound.terminal else { return nil }

@@ -4,7 +4,7 @@
 // and assignments. Functions are in Compiler+Functions.swift.
 
 extension Compiler {
-    mutating func expression(_ e: Expression) throws(Diagnostic) -> CompiledValue {
+    mutating func expression(_ e: QueryExpression) throws(Diagnostic) -> CompiledValue {
         let span = e.span
         switch e.kind {
         case .constant(let v):
@@ -95,7 +95,7 @@ extension Compiler {
         return .dynamic { (_, env) throws(Diagnostic) -> Value in try variableValue(env, name, span) }
     }
 
-    mutating func keyPath(base: Expression?, path: [String], span: SourceSpan) throws(Diagnostic) -> CompiledValue {
+    mutating func keyPath(base: QueryExpression?, path: [String], span: SourceSpan) throws(Diagnostic) -> CompiledValue {
         if path.contains(where: { $0.hasPrefix("$") }) { return try variableKeyPath(base: base, path: path, span: span) }
         let kp = try CompiledKeyPath(path, span: span)
         if let base {
@@ -117,7 +117,7 @@ extension Compiler {
 
     /// `$a.$b`: a key taken from a variable (Apple accepts it; the key
     /// must be a string when the path is evaluated).
-    mutating func variableKeyPath(base: Expression?, path: [String], span: SourceSpan) throws(Diagnostic) -> CompiledValue {
+    mutating func variableKeyPath(base: QueryExpression?, path: [String], span: SourceSpan) throws(Diagnostic) -> CompiledValue {
         var b: ValueClosure = { o, _ in o }
         if let base { b = try expression(base).closure }
         var parts: [(String?, ValueClosure?)] = []
@@ -143,7 +143,7 @@ extension Compiler {
         }
     }
 
-    mutating func index(_ base: Expression, _ sub: Subscript, span: SourceSpan) throws(Diagnostic) -> CompiledValue {
+    mutating func index(_ base: QueryExpression, _ sub: Subscript, span: SourceSpan) throws(Diagnostic) -> CompiledValue {
         let b = try expression(base)
         let bf = b.closure
         switch sub {
@@ -161,7 +161,7 @@ extension Compiler {
         }
     }
 
-    mutating func cast(_ value: Expression, _ type: Expression, span: SourceSpan) throws(Diagnostic) -> CompiledValue {
+    mutating func cast(_ value: QueryExpression, _ type: QueryExpression, span: SourceSpan) throws(Diagnostic) -> CompiledValue {
         let v = try expression(value), t = try expression(type)
         if let k = t.constant {
             guard case .string(let name) = k else {
@@ -182,7 +182,7 @@ extension Compiler {
         }, [v, t])
     }
 
-    mutating func subquery(_ collection: Expression, _ name: String, _ condition: Predicate,
+    mutating func subquery(_ collection: QueryExpression, _ name: String, _ condition: QueryPredicate,
                            span: SourceSpan) throws(Diagnostic) -> CompiledValue {
         let c = try expression(collection)
         let slot = newSlot()

@@ -3,14 +3,14 @@
 // with a suggestion; a known name with the wrong number of arguments is E004.
 
 extension Compiler {
-    mutating func arguments(_ args: [Expression]) throws(Diagnostic) -> [CompiledValue] {
+    mutating func arguments(_ args: [QueryExpression]) throws(Diagnostic) -> [CompiledValue] {
         var out: [CompiledValue] = []
         out.reserveCapacity(args.count)
         for a in args { out.append(try expression(a)) }
         return out
     }
 
-    mutating func function(_ name: String, _ args: [Expression], span: SourceSpan) throws(Diagnostic) -> CompiledValue {
+    mutating func function(_ name: String, _ args: [QueryExpression], span: SourceSpan) throws(Diagnostic) -> CompiledValue {
         let compiled = try arguments(args)
         let closures = compiled.map(\.closure)
         let (builtin, mismatch) = Builtins.lookup(name, argumentCount: args.count)
@@ -52,7 +52,7 @@ extension Compiler {
     }
 
     /// FUNCTION(receiver, 'name', args…).
-    mutating func hostFunction(_ receiver: Expression, _ name: Expression, _ args: [Expression],
+    mutating func hostFunction(_ receiver: QueryExpression, _ name: QueryExpression, _ args: [QueryExpression],
                                span: SourceSpan) throws(Diagnostic) -> CompiledValue {
         let r = try expression(receiver)
         let n = try expression(name)

@@ -10,7 +10,7 @@
 // AND salary > 50000` does no generic dispatch per object.
 
 extension Compiler {
-    mutating func predicate(_ p: Predicate) throws(Diagnostic) -> CompiledBool {
+    mutating func predicate(_ p: QueryPredicate) throws(Diagnostic) -> CompiledBool {
         switch p.kind {
         case .constant(let b):
             return .constant(b)
@@ -35,7 +35,7 @@ extension Compiler {
     /// The closures are kept in a `BoolStep` (a non-generic struct), never
     /// in a bare `[BoolClosure]`: an array holds a function at its most
     /// general abstraction, so each call would pass through a thunk.
-    mutating func junction(_ parts: [Predicate], isAnd: Bool) throws(Diagnostic) -> CompiledBool {
+    mutating func junction(_ parts: [QueryPredicate], isAnd: Bool) throws(Diagnostic) -> CompiledBool {
         var steps: [AndStep] = []
         var decided = false
         for part in parts {

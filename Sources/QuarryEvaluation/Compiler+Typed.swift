@@ -33,7 +33,7 @@ struct HostCompiler {
     /// The root class's reads, by key.
     let rootRead: (String) -> KeyRead?
 
-    mutating func predicate(_ p: Predicate) throws(Diagnostic) -> HostCompiledBool {
+    mutating func predicate(_ p: QueryPredicate) throws(Diagnostic) -> HostCompiledBool {
         switch p.kind {
         case .constant(let b):
             return .constant(b)
@@ -53,7 +53,7 @@ struct HostCompiler {
     }
 
     /// The general closure, applied to the object as SELF.
-    mutating func general(_ p: Predicate) throws(Diagnostic) -> HostCompiledBool {
+    mutating func general(_ p: QueryPredicate) throws(Diagnostic) -> HostCompiledBool {
         switch try base.predicate(p) {
         case .constant(let b): return .constant(b)
         case .dynamic(let f):
@@ -62,7 +62,7 @@ struct HostCompiler {
     }
 
     /// As `Compiler.junction` (AND chains included), over host closures.
-    mutating func junction(_ parts: [Predicate], isAnd: Bool) throws(Diagnostic) -> HostCompiledBool {
+    mutating func junction(_ parts: [QueryPredicate], isAnd: Bool) throws(Diagnostic) -> HostCompiledBool {
         var steps: [HostAndStep] = []
         var decided = false
         for part in parts {

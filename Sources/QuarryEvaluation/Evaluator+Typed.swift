@@ -14,7 +14,7 @@ extension Evaluator {
     /// let p = try Evaluator.compile(try Parser.parsePredicate("salary > 50000"), for: Employee.self)
     /// let rich = try p.filter(employees.map { .object(ObjectReference($0)) })
     /// ```
-    public static func compile<Root: TypedKeyValueAccessible>(_ predicate: QuarrySyntax.Predicate, for type: Root.Type,
+    public static func compile<Root: TypedKeyValueAccessible>(_ predicate: QueryPredicate, for type: Root.Type,
                                                               options: EvaluationOptions = .init()) throws(Diagnostic) -> CompiledPredicate {
         try compile(predicate, rootType: ObjectIdentifier(Root.self), rootRead: { Root.accessor(forKey: $0)?.read },
                     options: options)
@@ -22,7 +22,7 @@ extension Evaluator {
 
     /// The non-generic rest of `compile(_:for:)`, so that no closure of the
     /// result is generic code.
-    static func compile(_ predicate: QuarrySyntax.Predicate, rootType: ObjectIdentifier,
+    static func compile(_ predicate: QueryPredicate, rootType: ObjectIdentifier,
                         rootRead: @escaping (String) -> KeyRead?, options: EvaluationOptions) throws(Diagnostic) -> CompiledPredicate {
         var compiler = Compiler(options: options)
         let general = try compiler.predicate(predicate)

@@ -42,13 +42,13 @@ public struct EvaluationOptions: Sendable {
 /// try e.evaluate(company)    // .double(…)
 /// ```
 public enum Evaluator {
-    public static func compile(_ predicate: QuarrySyntax.Predicate, options: EvaluationOptions = .init()) throws(Diagnostic) -> CompiledPredicate {
+    public static func compile(_ predicate: QueryPredicate, options: EvaluationOptions = .init()) throws(Diagnostic) -> CompiledPredicate {
         var compiler = Compiler(options: options)
         let body = try compiler.predicate(predicate)
         return CompiledPredicate(body: body, slotCount: compiler.slotCount)
     }
 
-    public static func compile(_ expression: QuarrySyntax.Expression, options: EvaluationOptions = .init()) throws(Diagnostic) -> CompiledExpression {
+    public static func compile(_ expression: QueryExpression, options: EvaluationOptions = .init()) throws(Diagnostic) -> CompiledExpression {
         var compiler = Compiler(options: options)
         let body = try compiler.expression(expression)
         return CompiledExpression(body: body, slotCount: compiler.slotCount)

@@ -9,7 +9,3 @@
 // aggregates, string operators, scalar keys (QuarryBinding).
 @_exported import QuarryBinding
 
-// Foundation has its own `Predicate` and `Expression` (the #Predicate macro's
-// types); inside this module the names mean Quarry's syntax trees.
-typealias Predicate = QuarrySyntax.Predicate
-typealias Expression = QuarrySyntax.Expression

@@ -4,7 +4,7 @@
 // Variables the tree binds itself are left alone: a SUBQUERY's `$x` inside
 // its predicate, and any name assigned with `$x := value`.
 
-extension QuarrySyntax.Predicate {
+extension QueryPredicate {
     /// This predicate with every free `$VARIABLE` replaced by its value.
     ///
     /// ```swift
@@ -12,20 +12,20 @@ extension QuarrySyntax.Predicate {
     /// let p = try template.substituting(["MIN": .int(18)])
     /// // age > 18 AND SUBQUERY(kids, $k, $k.age < 18).@count > 0
     /// ```
-    public func substituting(_ variables: [String: Value]) throws(Diagnostic) -> QuarrySyntax.Predicate {
+    public func substituting(_ variables: [String: Value]) throws(Diagnostic) -> QueryPredicate {
         var s = Substitution(variables: variables)
         s.collectAssignments(self)
         return try s.predicate(self)
     }
 }
 
-extension QuarrySyntax.Expression {
+extension QueryExpression {
     /// This expression with every free `$VARIABLE` replaced by its value.
     ///
     /// ```swift
     /// let e = try Parser.parseExpression("$rate * salary").substituting(["rate": .double(1.1)])
     /// ```
-    public func substituting(_ variables: [String: Value]) throws(Diagnostic) -> QuarrySyntax.Expression {
+    public func substituting(_ variables: [String: Value]) throws(Diagnostic) -> QueryExpression {
         var s = Substitution(variables: variables)
         s.collectAssignments(self)
         return try s.expression(self)
@@ -38,15 +38,15 @@ struct Substitution {
 
     init(variables: [String: Value]) { self.variables = variables }
 
-    mutating func collectAssignments(_ p: Predicate) {
+    mutating func collectAssignments(_ p: QueryPredicate) {
         walk(p) { e in if case .assignment(let name, _) = e.kind { bound[name, default: 0] += 1 } }
     }
 
-    mutating func collectAssignments(_ e: Expression) {
+    mutating func collectAssignments(_ e: QueryExpression) {
         walk(e) { x in if case .assignment(let name, _) = x.kind { bound[name, default: 0] += 1 } }
     }
 
-    func walk(_ p: Predicate, _ visit: (Expression) -> Void) {
+    func walk(_ p: QueryPredicate, _ visit: (QueryExpression) -> Void) {
         switch p.kind {
         case .constant: break
         case .not(let q): walk(q, visit)
@@ -55,7 +55,7 @@ struct Substitution {
         }
     }
 
-    func walk(_ e: Expression, _ visit: (Expression) -> Void) {
+    func walk(_ e: QueryExpression, _ visit: (QueryExpression) -> Void) {
         visit(e)
         switch e.kind {
         case .constant, .evaluatedObject, .variable, .anyKey, .placeholder: break
@@ -75,7 +75,7 @@ struct Substitution {
         }
     }
 
-    mutating func predicate(_ p: Predicate) throws(Diagnostic) -> Predicate {
+    mutating func predicate(_ p: QueryPredicate) throws(Diagnostic) -> QueryPredicate {
         var out = p
         switch p.kind {
         case .constant: break
@@ -90,19 +90,19 @@ struct Substitution {
         return out
     }
 
-    mutating func predicates(_ ps: [Predicate]) throws(Diagnostic) -> [Predicate] {
-        var out: [Predicate] = []
+    mutating func predicates(_ ps: [QueryPredicate]) throws(Diagnostic) -> [QueryPredicate] {
+        var out: [QueryPredicate] = []
         for p in ps { out.append(try predicate(p)) }
         return out
     }
 
-    mutating func expressions(_ es: [Expression]) throws(Diagnostic) -> [Expression] {
-        var out: [Expression] = []
+    mutating func expressions(_ es: [QueryExpression]) throws(Diagnostic) -> [QueryExpression] {
+        var out: [QueryExpression] = []
         for e in es { out.append(try expression(e)) }
         return out
     }
 
-    mutating func expression(_ e: Expression) throws(Diagnostic) -> Expression {
+    mutating func expression(_ e: QueryExpression) throws(Diagnostic) -> QueryExpression {
         var out = e
         switch e.kind {
         case .constant, .evaluatedObject, .anyKey, .placeholder: break

@@ -46,7 +46,7 @@ struct ClosureReader: ValueReader {
     }
 }
 
-extension Expression {
+extension QueryExpression {
     /// The keys of a path of one or two plain keys from SELF (no base, no
     /// `$variable`, no `@operator`), the paths a reader reads inline.
     var plainKeys: [String]? {

@@ -5,6 +5,3 @@
 // CSV and SQL dumps. Everything streams: rows are made, written and dropped.
 @_exported import QuarryStore
 
-// Foundation has its own `Predicate` and `Expression`; here they are Quarry's.
-typealias Predicate = QuarrySyntax.Predicate
-typealias Expression = QuarrySyntax.Expression

@@ -45,8 +45,8 @@ struct FormatChecker {
 
     func check() -> [RawFinding] {
         let source = SourceText(text)
-        var tree: Predicate?
-        var expression: Expression?
+        var tree: QueryPredicate?
+        var expression: QueryExpression?
         do throws(Diagnostic) {
             switch kind {
             case .predicate: tree = try Parser.parsePredicate(source)

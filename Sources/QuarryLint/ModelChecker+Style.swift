@@ -41,7 +41,7 @@ extension ModelChecker {
     }
 
     /// A constant or an argument: something an index lookup could take.
-    private func isValue(_ e: Expression) -> Bool {
+    private func isValue(_ e: QueryExpression) -> Bool {
         switch e.kind {
         case .constant, .placeholder: return true
         default: return false
@@ -49,7 +49,7 @@ extension ModelChecker {
     }
 
     /// A string or number written in the format, or passed as a literal for its `%@`.
-    private func plainValue(_ e: Expression) -> (text: String, isText: Bool)? {
+    private func plainValue(_ e: QueryExpression) -> (text: String, isText: Bool)? {
         switch e.kind {
         case .constant(let v):
             switch v {

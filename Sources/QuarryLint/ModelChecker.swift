@@ -48,11 +48,11 @@ struct ModelChecker {
         var toManyCrossed: [String] = []
     }
 
-    mutating func check(_ predicate: Predicate, entity: Entity) {
+    mutating func check(_ predicate: QueryPredicate, entity: Entity) {
         check(predicate, scope: Scope(entity: entity))
     }
 
-    mutating func check(_ predicate: Predicate, scope: Scope) {
+    mutating func check(_ predicate: QueryPredicate, scope: Scope) {
         switch predicate.kind {
         case .constant: break
         case .not(let p): check(p, scope: scope)
@@ -100,7 +100,7 @@ struct ModelChecker {
 
     /// Checks an expression; returns what it resolves to when it is a key path.
     @discardableResult
-    mutating func check(_ e: Expression, scope: Scope) -> Resolution? {
+    mutating func check(_ e: QueryExpression, scope: Scope) -> Resolution? {
         switch e.kind {
         case .keyPath(let base, let path):
             var from: Entity?

@@ -8,7 +8,7 @@
 import QuarrySyntax
 
 enum StyleChecker {
-    static func check(_ tree: Predicate, uses: [SpecifierUse], arguments: [CallArgument]?) -> [RawFinding] {
+    static func check(_ tree: QueryPredicate, uses: [SpecifierUse], arguments: [CallArgument]?) -> [RawFinding] {
         var findings: [RawFinding] = []
         tree.forEachComparison { c in
             guard c.op == .like, let pattern = pattern(c.rhs, uses: uses, arguments: arguments),
@@ -23,7 +23,7 @@ enum StyleChecker {
         return findings
     }
 
-    private static func pattern(_ e: Expression, uses: [SpecifierUse], arguments: [CallArgument]?) -> String? {
+    private static func pattern(_ e: QueryExpression, uses: [SpecifierUse], arguments: [CallArgument]?) -> String? {
         switch e.kind {
         case .constant(.string(let s)): return s
         case .placeholder:

@@ -27,13 +27,13 @@ public struct Derivation: Sendable, Equatable {
 
     public let text: String
     /// The whole expression, as written.
-    public let expression: QuarrySyntax.Expression
+    public let expression: QueryExpression
     /// When the derivation is `lowercase:(x)`, `uppercase:(x)` or
     /// `canonical:(x)`: the function (SQL cannot fold text as Swift does, so
     /// stores apply it in Swift to the lowered argument).
     public let textFunction: TextFunction?
     /// The expression SQL computes: the argument of `textFunction`, or all of it.
-    public let argument: QuarrySyntax.Expression
+    public let argument: QueryExpression
     /// Every relationship path the value reads, from the derived attribute's
     /// entity (`["department"]`, `["employees"]`, `["team", "members"]`).
     public let relationshipPaths: [[String]]
@@ -58,7 +58,7 @@ public struct Derivation: Sendable, Equatable {
 
     /// Parses and checks `text` as the derivation of `attribute` of `entity`.
     public static func parse(_ text: String, attribute: Attribute, of entity: Entity, in model: Model) throws(Problem) -> Derivation {
-        let expression: QuarrySyntax.Expression
+        let expression: QueryExpression
         do { expression = try Parser.parseExpression(text) } catch {
             throw Problem(message: "'\(text)' does not parse: \(error)", hint: hint)
         }
@@ -94,7 +94,7 @@ public struct Derivation: Sendable, Equatable {
         var reached: Set<String> = []
         var usesNow = false
 
-        mutating func check(_ e: QuarrySyntax.Expression) throws(Problem) -> AttributeType? {
+        mutating func check(_ e: QueryExpression) throws(Problem) -> AttributeType? {
             switch e.kind {
             case .constant(let v):
                 switch v {

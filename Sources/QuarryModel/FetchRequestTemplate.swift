@@ -21,7 +21,7 @@ public struct FetchRequestTemplate: Sendable, Equatable {
     /// The predicate as written in the file; nil fetches every object.
     public var predicateFormat: String?
     /// The parsed predicate (variables still unsubstituted).
-    public var predicate: Predicate?
+    public var predicate: QueryPredicate?
     /// Most objects returned; nil for no limit.
     public var fetchLimit: Int?
 
@@ -35,7 +35,7 @@ public struct FetchRequestTemplate: Sendable, Equatable {
     }
 
     /// A template from an already parsed predicate; its text is the canonical print.
-    public init(name: String, entity: String, predicate: Predicate?, fetchLimit: Int? = nil) {
+    public init(name: String, entity: String, predicate: QueryPredicate?, fetchLimit: Int? = nil) {
         self.name = name
         self.entity = entity
         self.predicate = predicate
@@ -58,7 +58,7 @@ public struct FetchedProperty: Sendable, Equatable {
     /// The entity the query fetches.
     public var destination: String
     public var predicateFormat: String?
-    public var predicate: Predicate?
+    public var predicate: QueryPredicate?
 
     public init(name: String, destination: String, predicateFormat: String?) throws(Diagnostic) {
         self.name = name

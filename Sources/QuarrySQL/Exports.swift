@@ -4,6 +4,3 @@
 @_exported import QuarryEvaluation
 @_exported import QuarryModel
 
-// Foundation has its own `Predicate` and `Expression`; here they are Quarry's.
-typealias Predicate = QuarrySyntax.Predicate
-typealias Expression = QuarrySyntax.Expression

@@ -33,7 +33,7 @@ struct RelationshipReads {
     /// Names of the relationships a key path component may reach.
     let relationships: Set<String>
 
-    func reads(_ p: Predicate) -> Bool {
+    func reads(_ p: QueryPredicate) -> Bool {
         switch p.kind {
         case .constant: return false
         case .not(let q): return reads(q)
@@ -42,7 +42,7 @@ struct RelationshipReads {
         }
     }
 
-    func reads(_ e: Expression) -> Bool {
+    func reads(_ e: QueryExpression) -> Bool {
         switch e.kind {
         case .constant, .evaluatedObject, .variable, .placeholder:
             return false

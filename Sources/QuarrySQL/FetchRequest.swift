@@ -4,7 +4,7 @@
 
 /// One sort key: a to-one key path, its direction, and whether strings
 /// compare case-insensitively (Core Data's `caseInsensitiveCompare:`).
-public struct SortDescriptor: Sendable, Equatable {
+public struct QuerySortDescriptor: Sendable, Equatable {
     public var keyPath: String
     public var ascending: Bool
     public var caseInsensitive: Bool
@@ -22,9 +22,9 @@ public struct SortDescriptor: Sendable, Equatable {
 /// (`count:(employees)`), as Core Data's `NSExpressionDescription`.
 public struct FetchProperty: Sendable, Equatable {
     public var name: String
-    public var expression: QuarrySyntax.Expression
+    public var expression: QueryExpression
 
-    public init(name: String, expression: QuarrySyntax.Expression) {
+    public init(name: String, expression: QueryExpression) {
         self.name = name
         self.expression = expression
     }
@@ -41,13 +41,13 @@ public struct FetchProperty: Sendable, Equatable {
 /// ```swift
 /// var request = FetchRequest(entity: "Employee")
 /// request.predicate = try Parser.parsePredicate("salary > %@", arguments: [.int(50_000)])
-/// request.sortDescriptors = [SortDescriptor("name")]
+/// request.sortDescriptors = [QuerySortDescriptor("name")]
 /// request.fetchLimit = 30
 /// ```
 public struct FetchRequest: Sendable {
     public var entity: String
-    public var predicate: QuarrySyntax.Predicate?
-    public var sortDescriptors: [SortDescriptor]
+    public var predicate: QueryPredicate?
+    public var sortDescriptors: [QuerySortDescriptor]
     public var fetchLimit: Int?
     public var fetchOffset: Int
     /// Dictionary results: the properties of each row (empty: objects).
@@ -55,7 +55,7 @@ public struct FetchRequest: Sendable {
     /// Dictionary results: rows are groups with equal values of these.
     public var propertiesToGroupBy: [FetchProperty] = []
     /// A predicate over the groups; it may name the fetched properties.
-    public var havingPredicate: QuarrySyntax.Predicate?
+    public var havingPredicate: QueryPredicate?
     /// Dictionary results: drop repeated rows.
     public var returnsDistinctResults = false
     /// How many objects a lazy result loads at a time (0: all at once).
@@ -80,7 +80,7 @@ public struct FetchRequest: Sendable {
     /// the first batch's rows with the fetch (Context+FaultingOptions.swift).
     public var returnsObjectsAsFaults = true
 
-    public init(entity: String, predicate: QuarrySyntax.Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
+    public init(entity: String, predicate: QueryPredicate? = nil, sortDescriptors: [QuerySortDescriptor] = [],
                 fetchLimit: Int? = nil, fetchOffset: Int = 0) {
         self.entity = entity
         self.predicate = predicate

@@ -13,7 +13,7 @@ import QuarryModel
 
 extension PredicateLowerer {
     /// Throws the first bind error in `p`, ignoring what SQL cannot run.
-    func bindCheck(_ p: Predicate) throws(Diagnostic) {
+    func bindCheck(_ p: QueryPredicate) throws(Diagnostic) {
         try PredicateBinder(binder: KeyPathBinder(index: context.mapped), entity: level.entity).check(p)
     }
 }

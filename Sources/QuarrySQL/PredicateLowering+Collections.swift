@@ -225,7 +225,7 @@ extension PredicateLowerer {
     /// bare key such as `salary` in `SUBQUERY(department.employees, $e,
     /// $e.salary > salary)` is the fetched row's, a correlated reference from
     /// inside the subquery — as the evaluator does.
-    func subqueryCount(_ collection: Expression, _ variable: String, _ predicate: Predicate, span: SourceSpan) throws(LoweringError) -> Operand {
+    func subqueryCount(_ collection: QueryExpression, _ variable: String, _ predicate: QueryPredicate, span: SourceSpan) throws(LoweringError) -> Operand {
         guard case .toMany(let bound, let alias, let entity) = try operand(collection), case .object = bound.terminal else {
             throw .unsupported("SUBQUERY over something other than a to-many relationship")
         }

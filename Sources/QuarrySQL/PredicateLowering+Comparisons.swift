@@ -92,7 +92,7 @@ extension PredicateLowerer {
 
     /// Two constants: the evaluator decides, so SQL and memory cannot differ.
     func constantComparison(_ a: Value, _ op: ComparisonOperator, _ b: Value, _ options: ComparisonOptions) throws(LoweringError) -> SQLCondition {
-        let p = Predicate(.comparison(Comparison(Expression(.constant(a)), op, Expression(.constant(b)), options: options)))
+        let p = QueryPredicate(.comparison(Comparison(QueryExpression(.constant(a)), op, QueryExpression(.constant(b)), options: options)))
         do {
             return try Evaluator.compile(p).evaluate(.null) ? .alwaysTrue : .alwaysFalse
         } catch {

@@ -15,7 +15,7 @@ enum Operand {
 }
 
 extension PredicateLowerer {
-    func operand(_ e: Expression) throws(LoweringError) -> Operand {
+    func operand(_ e: QueryExpression) throws(LoweringError) -> Operand {
         switch e.kind {
         case .constant(let v):
             return .constant(v)
@@ -50,7 +50,7 @@ extension PredicateLowerer {
     }
 
     /// Where a key path starts: the fetched row, SELF, or a SUBQUERY variable.
-    func start(of base: Expression?) throws(LoweringError) -> (alias: String, entity: String) {
+    func start(of base: QueryExpression?) throws(LoweringError) -> (alias: String, entity: String) {
         guard let base else { return (level.alias, level.entity) }
         switch base.kind {
         case .evaluatedObject: return (level.alias, level.entity)
@@ -61,7 +61,7 @@ extension PredicateLowerer {
         }
     }
 
-    func keyPathOperand(_ base: Expression?, _ path: [String], span: SourceSpan) throws(LoweringError) -> Operand {
+    func keyPathOperand(_ base: QueryExpression?, _ path: [String], span: SourceSpan) throws(LoweringError) -> Operand {
         if let base, case .subquery(let collection, let variable, let predicate) = base.kind {
             guard path == ["@count"] else { throw .unsupported("SUBQUERY followed by \(path.joined(separator: "."))") }
             return try subqueryCount(collection, variable, predicate, span: span)
@@ -132,7 +132,7 @@ extension PredicateLowerer {
         }
     }
 
-    func numericOperand(_ e: Expression) throws(LoweringError) -> Operand {
+    func numericOperand(_ e: QueryExpression) throws(LoweringError) -> Operand {
         let o = try operand(e)
         switch o {
         case .constant(let v):
@@ -153,7 +153,7 @@ extension PredicateLowerer {
     /// overflow-to-real behaviour; / only by a non-zero constant (the
     /// evaluator reports division by zero, SQL would give NULL); ** and ^ have
     /// no SQLite operator.
-    func arithmetic(_ op: BinaryOperator, _ l: Expression, _ r: Expression) throws(LoweringError) -> Operand {
+    func arithmetic(_ op: BinaryOperator, _ l: QueryExpression, _ r: QueryExpression) throws(LoweringError) -> Operand {
         let symbol: String
         switch op {
         case .add: symbol = "+"
@@ -208,7 +208,7 @@ extension PredicateLowerer {
 
     /// Aggregate functions over a to-many path, `now()`; the rest (the
     /// StringFunction cases among them) run in memory.
-    func function(_ name: String, _ args: [Expression], span: SourceSpan) throws(LoweringError) -> Operand {
+    func function(_ name: String, _ args: [QueryExpression], span: SourceSpan) throws(LoweringError) -> Operand {
         if ClockFunction.isNow(name, argumentCount: args.count) { return .constant(.date(context.now)) }
         if let f = StringFunction(function: name) {
             // SQL's UPPER / LOWER map ASCII only (SQLite) or by the server's

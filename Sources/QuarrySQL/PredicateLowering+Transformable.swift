@@ -23,7 +23,7 @@ import QuarryModel
 extension PredicateLowerer {
     /// The operand of one side of a comparison: a plain key path compared
     /// with nil may reach a transformable attribute (only its NULL-ness is tested).
-    func comparisonOperand(_ c: Comparison, _ e: Expression, other: Expression) throws(LoweringError) -> Operand {
+    func comparisonOperand(_ c: Comparison, _ e: QueryExpression, other: QueryExpression) throws(LoweringError) -> Operand {
         guard c.modifier == .direct, c.op == .equal || c.op == .notEqual, case .constant(let v) = other.kind, v.isNull,
               case .keyPath(let base, _) = e.kind, Self.startsAtRow(base) else {
             return try operand(e)
@@ -34,7 +34,7 @@ extension PredicateLowerer {
         return try operand(e)
     }
 
-    private static func startsAtRow(_ base: Expression?) -> Bool {
+    private static func startsAtRow(_ base: QueryExpression?) -> Bool {
         guard let base else { return true }
         switch base.kind {
         case .evaluatedObject, .variable: return true

@@ -21,14 +21,14 @@ public struct LoweredPredicate: Sendable {
     /// The WHERE condition (nil: no condition).
     public var condition: SQLFragment?
     /// What must still be checked in memory, or nil.
-    public var residual: QuarrySyntax.Predicate?
+    public var residual: QueryPredicate?
 }
 
 /// The top-level conjuncts of a predicate that became SQL, in order, and
 /// what memory must still check.
 struct LoweredConjuncts {
     var sql: [SQLFragment] = []
-    var residual: QuarrySyntax.Predicate?
+    var residual: QueryPredicate?
 
     /// Bytes `write(to:)` appends.
     var length: Int { sql.reduce(0) { $0 + $1.sql.utf8.count + 7 } }
@@ -88,7 +88,7 @@ struct PredicateLowerer {
 
     /// Lowers a fetch's predicate: each top-level conjunct separately, the
     /// ones that cannot run in SQL kept as the residual.
-    func lowerTopLevel(_ p: Predicate) throws(Diagnostic) -> LoweredPredicate {
+    func lowerTopLevel(_ p: QueryPredicate) throws(Diagnostic) -> LoweredPredicate {
         let lowered = try lowerConjuncts(p)
         var condition: SQLFragment?
         if lowered.sql.count == 1 {
@@ -103,10 +103,10 @@ struct PredicateLowerer {
 
     /// `lowerTopLevel` before the SQL conjuncts are joined, so that the
     /// planner can write them straight into its statement.
-    func lowerConjuncts(_ p: Predicate) throws(Diagnostic) -> LoweredConjuncts {
+    func lowerConjuncts(_ p: QueryPredicate) throws(Diagnostic) -> LoweredConjuncts {
         var lowered = LoweredConjuncts()
-        var residual: [Predicate] = []
-        func lower(_ part: Predicate) throws(Diagnostic) {
+        var residual: [QueryPredicate] = []
+        func lower(_ part: QueryPredicate) throws(Diagnostic) {
             do {
                 let c = try condition(part)
                 if !c.isTrue { lowered.sql.append(c.fragment) }
@@ -134,11 +134,11 @@ struct PredicateLowerer {
         } else {
             try lower(p)
         }
-        lowered.residual = residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : Predicate(.and(residual), span: p.span))
+        lowered.residual = residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : QueryPredicate(.and(residual), span: p.span))
         return lowered
     }
 
-    func condition(_ p: Predicate) throws(LoweringError) -> SQLCondition {
+    func condition(_ p: QueryPredicate) throws(LoweringError) -> SQLCondition {
         switch p.kind {
         case .constant(let b):
             return b ? .alwaysTrue : .alwaysFalse

@@ -9,7 +9,7 @@ extension SQLPlanner {
     /// The rows `predicate` selects, as a statement to select from, update
     /// or delete with (its joins and condition); nil when a residual means
     /// memory must decide. Unordered: the callers want the set of rows.
-    public static func planSelection(entity: String, predicate: QuarrySyntax.Predicate?, mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> SelectStatement? {
+    public static func planSelection(entity: String, predicate: QueryPredicate?, mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> SelectStatement? {
         let plan = try plan(FetchRequest(entity: entity, predicate: predicate), mapping: mapping, now: now)
         guard plan.residual == nil else { return nil }
         return plan.statement.unordered()
@@ -17,7 +17,7 @@ extension SQLPlanner {
 
     /// `SELECT _entity, _pk` of the rows `predicate` selects; nil when a
     /// residual means memory must decide.
-    public static func planKeys(entity: String, predicate: QuarrySyntax.Predicate?, mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> SQLFragment? {
+    public static func planKeys(entity: String, predicate: QueryPredicate?, mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> SQLFragment? {
         try planSelection(entity: entity, predicate: predicate, mapping: mapping, now: now)?
             .selecting(columns: [StoreMapping.entityColumn, StoreMapping.primaryKey]).sql
     }
@@ -25,7 +25,7 @@ extension SQLPlanner {
     /// One UPDATE for a batch update; nil when it must run object by object.
     /// Errors: unknown entity or attribute (with a suggestion), a relationship
     /// in `set`, a constant of the wrong type.
-    public static func planUpdate(entity entityName: String, predicate: QuarrySyntax.Predicate?, set: [(String, QuarrySyntax.Expression)],
+    public static func planUpdate(entity entityName: String, predicate: QueryPredicate?, set: [(String, QueryExpression)],
                                   mapping: StoreMapping, now: Double = 0) throws(Diagnostic) -> SQLFragment? {
         let model = mapping.model
         guard let entity = model.entity(named: entityName), let table = mapping.table(for: entityName) else {

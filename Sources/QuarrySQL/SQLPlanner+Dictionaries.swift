@@ -111,7 +111,7 @@ extension SQLPlanner {
 
     /// Whether an expression aggregates over rows in a dictionary fetch of
     /// `entity` (an aggregate function of a key path without to-many steps).
-    public static func isRowAggregate(_ e: QuarrySyntax.Expression, entity: String, model: Model) -> Bool {
+    public static func isRowAggregate(_ e: QueryExpression, entity: String, model: Model) -> Bool {
         guard case .function(let name, let args) = e.kind, args.count == 1, case .keyPath(nil, let path) = args[0].kind else { return false }
         // The store's aggregates (StoreAggregate) and those only the
         // evaluator computes over the fetched rows.

@@ -16,7 +16,7 @@ public struct FetchPlan: Sendable {
     /// names (by entity) and to-one foreign keys, in order.
     public var columns: [PlannedColumn]
     /// What memory must still check, if anything.
-    public var residual: QuarrySyntax.Predicate?
+    public var residual: QueryPredicate?
     /// Limit and offset left to memory because of the residual.
     public var memoryLimit: Int?
     public var memoryOffset: Int

@@ -1,7 +1,7 @@
 // The syntax tree as JSON, for `quarry parse --json` and tools: one object per
 // node with a "type", the node's fields, and its source span in UTF-8 bytes.
 
-extension Predicate {
+extension QueryPredicate {
     public var json: JSON {
         var fields: [(String, JSON)]
         switch kind {
@@ -20,7 +20,7 @@ extension Predicate {
     }
 }
 
-extension Expression {
+extension QueryExpression {
     public var json: JSON {
         var fields: [(String, JSON)]
         switch kind {

@@ -15,7 +15,7 @@ public struct Name: Sendable, Equatable {
 
 /// `expression [AS name]` in PROPERTIES or GROUP BY.
 public struct PropertyItem: Sendable, Equatable {
-    public var expression: Expression
+    public var expression: QueryExpression
     /// The name the column gets: the AS name, or the printed expression.
     public var name: String
     public var span: SourceSpan
@@ -37,9 +37,9 @@ public struct FetchStatement: Sendable, Equatable {
     /// (a request's `includesSubentities = false`).
     public var only = false
     public var properties: [PropertyItem] = []
-    public var predicate: Predicate?
+    public var predicate: QueryPredicate?
     public var groupBy: [PropertyItem] = []
-    public var having: Predicate?
+    public var having: QueryPredicate?
     public var sort: [SortItem] = []
     public var limit: Int?
     public var offset: Int?
@@ -52,21 +52,21 @@ public struct FetchStatement: Sendable, Equatable {
 public indirect enum Statement: Sendable, Equatable {
     case fetch(FetchStatement)
     /// `COUNT [ONLY] Entity [WHERE p]`; `only` leaves sub-entities out.
-    case count(entity: Name, predicate: Predicate?, only: Bool)
+    case count(entity: Name, predicate: QueryPredicate?, only: Bool)
     /// `FETCH FROM TEMPLATE name [WITH $variable = value, ...]`: the model's
     /// fetch request template, its `$variables` given by WITH (or by SET);
     /// the shell turns it into the FETCH the template describes.
-    case fetchTemplate(name: Name, bindings: [(variable: Name, value: Expression)])
-    case eval(Expression)
+    case fetchTemplate(name: Name, bindings: [(variable: Name, value: QueryExpression)])
+    case eval(QueryExpression)
     /// `EVAL` of a predicate (`EVAL 'Zoë' ==[cd] 'zoe'`): true or false.
-    case evalPredicate(Predicate)
+    case evalPredicate(QueryPredicate)
     /// `INSERT Entity {key: value, ...}`; a to-one relationship takes the
     /// destination's primary key or its ID as a string (`'Department/3'`).
-    case insert(entity: Name, values: [(key: Name, value: Expression)])
-    case update(entity: Name, assignments: [(key: Name, value: Expression)], predicate: Predicate?)
-    case delete(entity: Name, predicate: Predicate?)
-    case sections(entity: Name, keyPath: Name, predicate: Predicate?, sort: [SortItem])
-    case set(variable: Name, value: Expression)
+    case insert(entity: Name, values: [(key: Name, value: QueryExpression)])
+    case update(entity: Name, assignments: [(key: Name, value: QueryExpression)], predicate: QueryPredicate?)
+    case delete(entity: Name, predicate: QueryPredicate?)
+    case sections(entity: Name, keyPath: Name, predicate: QueryPredicate?, sort: [SortItem])
+    case set(variable: Name, value: QueryExpression)
     case explain(Statement)
     /// BEGIN, COMMIT, ROLLBACK and savepoints (TransactionStatement.swift).
     case transaction(TransactionStatement)

@@ -167,13 +167,13 @@ extension StatementParser {
     }
 
     /// A clause's predicate; its specifiers go on reading the statement's arguments.
-    func predicate(_ c: Clause) throws(StatementError) -> Predicate {
+    func predicate(_ c: Clause) throws(StatementError) -> QueryPredicate {
         do { return try Parser.parsePredicate(SourceText(masked(c.from, c.to)), arguments: arguments, continuing: &cursor.use) } catch {
             throw StatementError(error)
         }
     }
 
-    func expression(_ a: Int, _ b: Int) throws(StatementError) -> Expression {
+    func expression(_ a: Int, _ b: Int) throws(StatementError) -> QueryExpression {
         do { return try Parser.parseExpression(SourceText(masked(a, b)), arguments: arguments, continuing: &cursor.use) } catch {
             throw StatementError(error)
         }

@@ -145,7 +145,7 @@ public struct StatementParser {
                                  hints: ["as in FETCH FROM TEMPLATE wellPaid WITH $minimum = 50000"])
         }
         guard a + 2 < b else { throw StatementError(.emptyClause, "WITH needs $variable = value after it", at: end(of: a + 1)) }
-        var bindings: [(variable: Name, value: Expression)] = []
+        var bindings: [(variable: Name, value: QueryExpression)] = []
         for (x, y) in split(a + 2, b, on: .comma) {
             guard x < y, case .variable = tokens[x].kind, y - x >= 3, punctuation(x + 1) == .equal || punctuation(x + 1) == .assign else {
                 throw StatementError(.malformedAssignment, "expected '$variable = value'", at: x < y ? tokens[x].span : end(of: x - 1),
@@ -168,7 +168,7 @@ public struct StatementParser {
         guard punctuation(b - 1) == .rightBrace, matchingClose(open) == b - 1 else {
             throw StatementError(.malformedAssignment, "expected '}' to close the values", at: end(of: b - 1))
         }
-        var values: [(key: Name, value: Expression)] = []
+        var values: [(key: Name, value: QueryExpression)] = []
         for (x, y) in split(open + 1, b - 1, on: .comma) {
             guard y - x >= 3, punctuation(x + 1) == .colon, let key = try assignmentKey(x) else {
                 throw StatementError(.malformedAssignment, "expected 'key: value'", at: x < y ? tokens[x].span : end(of: x - 1))
@@ -196,7 +196,7 @@ public struct StatementParser {
             throw StatementError(.malformedAssignment, "expected SET after UPDATE \(entity.text)", at: end(of: a),
                              hints: ["as in UPDATE Task SET done = YES WHERE done == NO"])
         }
-        var assignments: [(key: Name, value: Expression)] = []
+        var assignments: [(key: Name, value: QueryExpression)] = []
         for (x, y) in split(s.from, s.to, on: .comma) {
             guard y - x >= 3, punctuation(x + 1) == .equal || punctuation(x + 1) == .assign,
                   let key = try assignmentKey(x) else {

@@ -4,7 +4,7 @@
 
 public enum StatementPrinter {
     public static func format(_ statement: Statement) -> String {
-        func whereClause(_ p: Predicate?) -> String { p.map { " WHERE " + Printer.format($0) } ?? "" }
+        func whereClause(_ p: QueryPredicate?) -> String { p.map { " WHERE " + Printer.format($0) } ?? "" }
         func sort(_ items: [SortItem]) -> String {
             items.isEmpty ? "" : " SORT BY " + items.map { $0.keyPath + ($0.ascending ? "" : " DESC") }.joined(separator: ", ")
         }

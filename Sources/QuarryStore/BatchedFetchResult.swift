@@ -21,7 +21,7 @@
 /// The objects of a batched fetch, loaded a batch at a time.
 ///
 /// ```swift
-/// var request = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("name")])
+/// var request = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("name")])
 /// request.fetchBatchSize = 1000
 /// let employees = try context.fetchBatched(request)   // IDs only
 /// for employee in employees { print(employee["name"]!) }   // one query per 1000

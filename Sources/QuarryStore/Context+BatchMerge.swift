@@ -30,7 +30,7 @@ extension Context {
 
     /// A batch update through the store, merged into this context.
     @discardableResult
-    public func batchUpdate(entity: String, predicate: QuarrySyntax.Predicate?, set: [(String, QuarrySyntax.Expression)]) throws -> BatchResult {
+    public func batchUpdate(entity: String, predicate: QueryPredicate?, set: [(String, QueryExpression)]) throws -> BatchResult {
         try refuseInChild("batchUpdate")   // Context+Parent.swift
         let result = try withHistoryOrigin { try store.batchUpdate(entity: entity, predicate: predicate, set: set, resultType: .objectIDs) }
         if automaticallyMergesBatchResults { merge(result, kind: .updated) }
@@ -39,7 +39,7 @@ extension Context {
 
     /// A batch delete through the store (with delete rules), merged into this context.
     @discardableResult
-    public func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?) throws -> BatchResult {
+    public func batchDelete(entity: String, predicate: QueryPredicate?) throws -> BatchResult {
         try refuseInChild("batchDelete")   // Context+Parent.swift
         let result = try withHistoryOrigin { try store.batchDelete(entity: entity, predicate: predicate, resultType: .objectIDs) }
         if automaticallyMergesBatchResults {

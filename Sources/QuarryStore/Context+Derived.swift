@@ -134,7 +134,7 @@ extension SQLStore {
 
     /// The keys of the rows a batch update is about to write, when an own
     /// `now()` derivation needs them (nil otherwise: nothing is read).
-    func rowsForNowDerivations(entity: String, predicate: QuarrySyntax.Predicate?) throws -> [Int64]? {
+    func rowsForNowDerivations(entity: String, predicate: QueryPredicate?) throws -> [Int64]? {
         guard mapping.derived.contains(where: { $0.derivation.usesNow && $0.derivation.isSelfOnly
                                                   && model.entity(named: entity)?.isKind(of: $0.entity, in: model) == true }) else { return nil }
         if let keys = try SQLPlanner.planKeys(entity: entity, predicate: predicate, mapping: mapping, now: now()) {

@@ -80,7 +80,7 @@ extension Context {
             // hold none, and the whole predicate runs on what it returns.
             let parts = if case .and(let ps) = p.kind { ps } else { [p] }
             let plain = parts.filter { !FetchedPropertyBinding.holdsObject($0) }
-            request.predicate = plain.isEmpty ? nil : plain.count == 1 ? plain[0] : QuarrySyntax.Predicate(.and(plain))
+            request.predicate = plain.isEmpty ? nil : plain.count == 1 ? plain[0] : QueryPredicate(.and(plain))
             let judge = try Evaluator.compile(p, options: store.evaluationOptions)
             selected = try fetch(request, engine: engine).filter { try judge.evaluate(.object(ObjectReference($0))) }
         } else {
@@ -118,13 +118,13 @@ final class FetchedPropertyBinding {
     init(options: EvaluationOptions) { self.options = options }
 
     /// Whether `p` compares with an object constant somewhere.
-    static func holdsObject(_ p: QuarrySyntax.Predicate) -> Bool {
+    static func holdsObject(_ p: QueryPredicate) -> Bool {
         let walk = FetchedPropertyBinding(options: .init())
         _ = try? walk.predicate(p)
         return walk.metObject
     }
 
-    func predicate(_ p: QuarrySyntax.Predicate) throws -> QuarrySyntax.Predicate {
+    func predicate(_ p: QueryPredicate) throws -> QueryPredicate {
         var out = p
         switch p.kind {
         case .constant: break
@@ -139,7 +139,7 @@ final class FetchedPropertyBinding {
         return out
     }
 
-    func expression(_ e: QuarrySyntax.Expression) throws -> QuarrySyntax.Expression {
+    func expression(_ e: QueryExpression) throws -> QueryExpression {
         var out = e
         switch e.kind {
         case .constant(let v):

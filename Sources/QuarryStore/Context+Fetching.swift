@@ -216,7 +216,7 @@ extension Context {
 
     /// Sorts as SQL would (`SortOrder`), saved objects by primary key and
     /// unsaved ones after them in insertion order when the keys tie.
-    func sort(_ objects: [ManagedObject], by descriptors: [SortDescriptor]) throws -> [ManagedObject] {
+    func sort(_ objects: [ManagedObject], by descriptors: [QuerySortDescriptor]) throws -> [ManagedObject] {
         let keys = try descriptors.map { d in (try Evaluator.compile(Parser.parseExpression(d.keyPath), options: store.evaluationOptions), d) }
         let decorated = try objects.map { o in (o, try keys.map { try $0.0.evaluate(.object(ObjectReference(o))) }) }
         return decorated.sorted { a, b in

@@ -10,7 +10,7 @@ extension SQLStore {
     /// The IDs of the objects `request` selects, in its order.
     ///
     /// ```swift
-    /// let ids = try store.fetchObjectIDs(FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("name")]))
+    /// let ids = try store.fetchObjectIDs(FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("name")]))
     /// ```
     public func fetchObjectIDs(_ request: FetchRequest, engine: FetchEngine = .sql) throws -> [ObjectID] {
         if engine == .sql {

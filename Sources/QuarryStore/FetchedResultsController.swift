@@ -22,7 +22,7 @@ import Foundation
 ///
 /// ```swift
 /// var request = FetchRequest(entity: "Employee")
-/// request.sortDescriptors = [SortDescriptor("department.name"), SortDescriptor("name")]
+/// request.sortDescriptors = [QuerySortDescriptor("department.name"), QuerySortDescriptor("name")]
 /// let controller = FetchedResultsController(fetchRequest: request, context: context,
 ///                                           sectionNameKeyPath: "department.name", cacheName: "employees")
 /// controller.delegate = listView              // turns tracking on

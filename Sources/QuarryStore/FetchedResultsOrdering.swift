@@ -98,10 +98,10 @@ struct KeyReader {
 /// The sort descriptors of a request, ready to key and compare objects.
 struct SortKeys {
     let readers: [KeyReader]
-    let descriptors: [QuarrySQL.SortDescriptor]
+    let descriptors: [QuarrySQL.QuerySortDescriptor]
     private let folding = Folding(caseInsensitive: true, diacriticInsensitive: false)
 
-    init(_ descriptors: [QuarrySQL.SortDescriptor], options: EvaluationOptions) throws {
+    init(_ descriptors: [QuarrySQL.QuerySortDescriptor], options: EvaluationOptions) throws {
         self.descriptors = descriptors
         self.readers = try descriptors.map { try KeyReader($0.keyPath, options: options) }
     }

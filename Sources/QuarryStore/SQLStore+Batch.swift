@@ -10,7 +10,7 @@
 extension SQLStore {
     /// Sets attributes of every object `predicate` selects; returns how many.
     @discardableResult
-    public func batchUpdate(entity: String, predicate: QuarrySyntax.Predicate?, set: [(String, QuarrySyntax.Expression)]) throws -> Int {
+    public func batchUpdate(entity: String, predicate: QueryPredicate?, set: [(String, QueryExpression)]) throws -> Int {
         defer { finishExternalWrites() }   // ExternalBinaryStorage.swift
         try checkWritable()
         try refuseDerived(set.map(\.0), entity: entity)   // SQLStore+Derived.swift
@@ -65,14 +65,14 @@ extension SQLStore {
     /// Deletes every object `predicate` selects, applying delete rules;
     /// returns how many objects of `entity` were deleted.
     @discardableResult
-    public func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?) throws -> Int {
+    public func batchDelete(entity: String, predicate: QueryPredicate?) throws -> Int {
         try batchDelete(entity: entity, predicate: predicate, listing: nil)
     }
 
     /// `batchDelete`, telling `listing` (when the delete rules ran) every
     /// row about to go — the selected ones and those cascades added. The
     /// one-statement path never calls it: it deletes the selected rows only.
-    func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?, listing: (([ObjectID]) -> Void)?) throws -> Int {
+    func batchDelete(entity: String, predicate: QueryPredicate?, listing: (([ObjectID]) -> Void)?) throws -> Int {
         defer { finishExternalWrites() }   // ExternalBinaryStorage.swift
         try checkWritable()
         if let direct = try directDelete(entity: entity, predicate: predicate) { return direct }
@@ -140,7 +140,7 @@ extension SQLStore {
     /// another table (own foreign keys, or join rows to drop), no foreign key
     /// elsewhere points at the table, and the predicate runs wholly in SQL
     /// without joins, one DELETE does it — as fast as a hand-written one.
-    private func directDelete(entity: String, predicate: QuarrySyntax.Predicate?) throws -> Int? {
+    private func directDelete(entity: String, predicate: QueryPredicate?) throws -> Int? {
         guard let table = mapping.table(for: entity),
               let selection = try SQLPlanner.planSelection(entity: entity, predicate: predicate, mapping: mapping, now: now()),
               selection.joins.isEmpty else { return nil }

@@ -151,7 +151,7 @@ extension SQLStore {
 
     /// A batch update with a chosen result type; `.objectIDs` lists the rows
     /// the update selects (read in the same transaction, before the change).
-    public func batchUpdate(entity: String, predicate: QuarrySyntax.Predicate?, set: [(String, QuarrySyntax.Expression)],
+    public func batchUpdate(entity: String, predicate: QueryPredicate?, set: [(String, QueryExpression)],
                             resultType: BatchResultType) throws -> BatchResult {
         guard resultType == .objectIDs else {
             let n = try batchUpdate(entity: entity, predicate: predicate, set: set)
@@ -167,7 +167,7 @@ extension SQLStore {
 
     /// A batch delete with a chosen result type (`.objectIDs`: the objects of
     /// `entity` the predicate selected; cascaded deletions are not listed).
-    public func batchDelete(entity: String, predicate: QuarrySyntax.Predicate?, resultType: BatchResultType) throws -> BatchResult {
+    public func batchDelete(entity: String, predicate: QueryPredicate?, resultType: BatchResultType) throws -> BatchResult {
         guard resultType == .objectIDs else {
             let n = try batchDelete(entity: entity, predicate: predicate)
             return resultType == .count ? .count(n) : .status
@@ -184,7 +184,7 @@ extension SQLStore {
     /// took with them (in entity, then key order); `selected` only the
     /// former, as `.objectIDs` gives them. A context that merges only the
     /// selected ones keeps the cascaded objects as faults of rows that are gone.
-    public func batchDeleteListingCascades(entity: String, predicate: QuarrySyntax.Predicate?) throws -> BatchDeletion {
+    public func batchDeleteListingCascades(entity: String, predicate: QueryPredicate?) throws -> BatchDeletion {
         try readModifyWrite(writing: allTables) {
             let selected = try selectedIDs(entity: entity, predicate: predicate)
             var all: [ObjectID]?
@@ -209,7 +209,7 @@ extension SQLStore {
         }
     }
 
-    private func selectedIDs(entity: String, predicate: QuarrySyntax.Predicate?) throws -> [ObjectID] {
+    private func selectedIDs(entity: String, predicate: QueryPredicate?) throws -> [ObjectID] {
         if let selection = try SQLPlanner.planSelection(entity: entity, predicate: predicate, mapping: mapping, now: now()) {
             var keys = selection.selecting(columns: [StoreMapping.entityColumn, StoreMapping.primaryKey])
             keys.orderBy = [SQLFragment(keys.qualified(StoreMapping.primaryKey))]

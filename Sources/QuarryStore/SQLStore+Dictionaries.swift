@@ -110,7 +110,7 @@ extension SQLStore {
                 if isAggregate[i], case .function(let name, let args) = property.expression.kind {
                     let inner = try Evaluator.compile(args[0], options: options)
                     let collected = try group.map { try inner.evaluate(.object(ObjectReference($0))) }
-                    let aggregate = try Evaluator.compile(QuarrySyntax.Expression(.function(name: name, arguments: [QuarrySyntax.Expression(.variable("rows"))])), options: options)
+                    let aggregate = try Evaluator.compile(QueryExpression(.function(name: name, arguments: [QueryExpression(.variable("rows"))])), options: options)
                     values.append(try aggregate.evaluate(.null, variables: ["rows": .array(collected)]))
                 } else if let first = group.first {
                     values.append(try properties[i].evaluate(.object(ObjectReference(first))))
@@ -129,7 +129,7 @@ extension SQLStore {
             rows = rows.filter { seen.insert(Self.identity($0.0.values)).inserted }
         }
         // Sort keys name a property, or else are key paths of the row's object.
-        let sortKeys = try request.sortDescriptors.map { d -> (SortDescriptor, CompiledExpression?) in
+        let sortKeys = try request.sortDescriptors.map { d -> (QuerySortDescriptor, CompiledExpression?) in
             names.contains(d.keyPath) ? (d, nil) : (d, try Evaluator.compile(Parser.parseExpression(d.keyPath), options: options))
         }
         let decorated = try rows.map { row, object -> (DictionaryRow, [Value]) in

@@ -192,13 +192,13 @@ extension SQLStore {
 
     /// `predicate` with its top-level conjuncts that are not in `residual`
     /// moved before those that are (SQL's order of evaluation).
-    static func sqlConjunctsFirst(_ predicate: QuarrySyntax.Predicate, residual: QuarrySyntax.Predicate?) -> QuarrySyntax.Predicate {
+    static func sqlConjunctsFirst(_ predicate: QueryPredicate, residual: QueryPredicate?) -> QueryPredicate {
         guard let residual, case .and(let parts) = predicate.kind else { return predicate }
-        let left: [QuarrySyntax.Predicate]
+        let left: [QueryPredicate]
         if case .and(let r) = residual.kind, !parts.contains(residual) { left = r } else { left = [residual] }
         let sql = parts.filter { !left.contains($0) }
         guard !sql.isEmpty, sql.count + left.count == parts.count else { return predicate }
-        return QuarrySyntax.Predicate(.and(sql + left), span: predicate.span)
+        return QueryPredicate(.and(sql + left), span: predicate.span)
     }
 }
 

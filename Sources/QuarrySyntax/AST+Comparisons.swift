@@ -4,12 +4,12 @@
 // (the linter's style hints); a check that needs to know what a variable
 // ranges over walks the tree itself.
 
-extension Predicate {
+extension QueryPredicate {
     /// Calls `body` with each comparison, outer ones before the ones nested
     /// in their operands. Iterative, so a flat chain of any length is fine.
     public func forEachComparison(_ body: (Comparison) -> Void) {
-        var predicates: [Predicate] = [self]
-        var expressions: [Expression] = []
+        var predicates: [QueryPredicate] = [self]
+        var expressions: [QueryExpression] = []
         while let p = predicates.popLast() {
             switch p.kind {
             case .constant: break
@@ -24,9 +24,9 @@ extension Predicate {
     }
 }
 
-extension Expression {
+extension QueryExpression {
     /// The predicates and expressions directly inside this expression.
-    func appendChildren(predicates: inout [Predicate], expressions: inout [Expression]) {
+    func appendChildren(predicates: inout [QueryPredicate], expressions: inout [QueryExpression]) {
         switch kind {
         case .constant, .evaluatedObject, .variable, .anyKey, .placeholder: break
         case .keyPath(let base, _): if let base { expressions.append(base) }

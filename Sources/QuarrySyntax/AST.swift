@@ -9,7 +9,7 @@
 // back the same tree.
 
 /// A predicate: a condition that evaluates to true or false.
-public struct Predicate: Sendable, Equatable {
+public struct QueryPredicate: Sendable, Equatable {
     public var kind: Kind
     public var span: SourceSpan
 
@@ -24,11 +24,11 @@ public struct Predicate: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// TRUEPREDICATE / FALSEPREDICATE.
         case constant(Bool)
-        indirect case not(Predicate)
+        indirect case not(QueryPredicate)
         /// A chain `a AND b AND c` without parentheses is one node; a
         /// parenthesised compound inside another stays nested (as in Apple).
-        case and([Predicate])
-        case or([Predicate])
+        case and([QueryPredicate])
+        case or([QueryPredicate])
         case comparison(Comparison)
     }
 }
@@ -38,10 +38,10 @@ public struct Comparison: Sendable, Equatable {
     public var modifier: ComparisonModifier
     public var op: ComparisonOperator
     public var options: ComparisonOptions
-    public var lhs: Expression
-    public var rhs: Expression
+    public var lhs: QueryExpression
+    public var rhs: QueryExpression
 
-    public init(_ lhs: Expression, _ op: ComparisonOperator, _ rhs: Expression,
+    public init(_ lhs: QueryExpression, _ op: ComparisonOperator, _ rhs: QueryExpression,
                 modifier: ComparisonModifier = .direct, options: ComparisonOptions = []) {
         self.lhs = lhs
         self.op = op
@@ -101,7 +101,7 @@ public struct ComparisonOptions: OptionSet, Sendable, Hashable {
 }
 
 /// An expression: something with a value.
-public struct Expression: Sendable, Equatable {
+public struct QueryExpression: Sendable, Equatable {
     public var kind: Kind
     public var span: SourceSpan
 
@@ -129,31 +129,31 @@ public struct Expression: Sendable, Equatable {
         /// (`$x.name`, `SUBQUERY(...).@count`, `items[0].name`, `SELF.name`).
         /// A component that starts with `$` (`$a.$b`) names a variable whose
         /// value is the key; one that starts with `%` is an unsubstituted `%K`.
-        indirect case keyPath(base: Expression?, path: [String])
+        indirect case keyPath(base: QueryExpression?, path: [String])
         /// `x[...]`.
-        indirect case index(Expression, Subscript)
+        indirect case index(QueryExpression, Subscript)
         /// `{a, $b, c.d}` with at least one non-constant element.
-        case aggregate([Expression])
+        case aggregate([QueryExpression])
         /// A function in call (`now()`) or selector (`average:(x)`) spelling;
         /// `name` is kept as written (`average:`, `add:to:`, `now`).
-        indirect case function(name: String, arguments: [Expression])
+        indirect case function(name: String, arguments: [QueryExpression])
         /// Binary arithmetic and bitwise operators.
-        indirect case binary(BinaryOperator, Expression, Expression)
+        indirect case binary(BinaryOperator, QueryExpression, QueryExpression)
         /// Unary minus and bitwise complement (`-x`, `~x`). A minus written
         /// directly before a number literal folds into a negative constant.
-        indirect case unary(UnaryOperator, Expression)
+        indirect case unary(UnaryOperator, QueryExpression)
         /// `TERNARY(predicate, a, b)`.
-        indirect case ternary(Predicate, Expression, Expression)
+        indirect case ternary(QueryPredicate, QueryExpression, QueryExpression)
         /// `CAST(value, type)`.
-        indirect case cast(Expression, type: Expression)
+        indirect case cast(QueryExpression, type: QueryExpression)
         /// `FUNCTION(receiver, 'name', args...)`.
-        indirect case functionCall(receiver: Expression, name: Expression, arguments: [Expression])
+        indirect case functionCall(receiver: QueryExpression, name: QueryExpression, arguments: [QueryExpression])
         /// `SUBQUERY(collection, $variable, predicate)`.
-        indirect case subquery(collection: Expression, variable: String, predicate: Predicate)
+        indirect case subquery(collection: QueryExpression, variable: String, predicate: QueryPredicate)
         /// `a UNION b`, `a INTERSECT b`, `a MINUS b`.
-        indirect case setOperation(SetOperator, Expression, Expression)
+        indirect case setOperation(SetOperator, QueryExpression, QueryExpression)
         /// `$x := expr`.
-        indirect case assignment(variable: String, value: Expression)
+        indirect case assignment(variable: String, value: QueryExpression)
         /// ANYKEY.
         case anyKey
         /// An argument specifier left in place because the text was parsed
@@ -164,7 +164,7 @@ public struct Expression: Sendable, Equatable {
 
 public enum Subscript: Sendable, Equatable {
     case first, last, size
-    case expression(Expression)
+    case expression(QueryExpression)
 }
 
 public enum BinaryOperator: String, Sendable, Equatable, CaseIterable {

@@ -25,15 +25,15 @@ extension Parser {
     }
 
     /// An expression for a specifier in value position.
-    mutating func substitute(_ spec: FormatSpecifier, token: Token) throws(Diagnostic) -> Expression {
+    mutating func substitute(_ spec: FormatSpecifier, token: Token) throws(Diagnostic) -> QueryExpression {
         if spec.category == .keyPath {
             let path = try keyPathArgument(spec, token: token)
-            return Expression(.keyPath(base: nil, path: path), span: token.span)
+            return QueryExpression(.keyPath(base: nil, path: path), span: token.span)
         }
         guard let value = try argument(for: spec, token: token) else {
-            return Expression(.placeholder(text(token)), span: token.span)
+            return QueryExpression(.placeholder(text(token)), span: token.span)
         }
-        return Expression(.constant(try coerce(value, to: spec, token: token)), span: token.span)
+        return QueryExpression(.constant(try coerce(value, to: spec, token: token)), span: token.span)
     }
 
     /// The key path components a `%K` inserts. In parse-only mode the

@@ -24,10 +24,10 @@ extension Parser {
     /// Parses a predicate that is one clause of a larger text. Too few
     /// arguments is A001 at the specifier; too many is left to `extraArguments`.
     public static func parsePredicate(_ source: SourceText, arguments: [Value],
-                                      continuing use: inout ArgumentUse) throws(Diagnostic) -> Predicate {
+                                      continuing use: inout ArgumentUse) throws(Diagnostic) -> QueryPredicate {
         let start = use
         let (predicate, end) = try run(source, arguments: arguments, allowsExtraArguments: true) {
-            (parser) throws(Diagnostic) -> (Predicate, ArgumentUse) in
+            (parser) throws(Diagnostic) -> (QueryPredicate, ArgumentUse) in
             parser.resume(start)
             if case .end = parser.current.kind {
                 throw Diagnostic(.emptyInput, "empty predicate", at: parser.current.span, hints: ["TRUEPREDICATE matches everything"])
@@ -42,10 +42,10 @@ extension Parser {
 
     /// Parses an expression that is one clause of a larger text (as above).
     public static func parseExpression(_ source: SourceText, arguments: [Value],
-                                       continuing use: inout ArgumentUse) throws(Diagnostic) -> Expression {
+                                       continuing use: inout ArgumentUse) throws(Diagnostic) -> QueryExpression {
         let start = use
         let (expression, end) = try run(source, arguments: arguments, allowsExtraArguments: true) {
-            (parser) throws(Diagnostic) -> (Expression, ArgumentUse) in
+            (parser) throws(Diagnostic) -> (QueryExpression, ArgumentUse) in
             parser.resume(start)
             if case .end = parser.current.kind {
                 throw Diagnostic(.emptyInput, "empty expression", at: parser.current.span)

@@ -4,13 +4,13 @@
 
 extension Parser {
     // expression ::= binary
-    @inline(__always) mutating func parseExpression() throws(Diagnostic) -> Expression {
+    @inline(__always) mutating func parseExpression() throws(Diagnostic) -> QueryExpression {
         try nested { (p: inout Parser) throws(Diagnostic) in try p.parseBinary(minimumPrecedence: 0) }
     }
 
     /// Continues an expression whose first primary (a parenthesised
     /// expression) the predicate rules already consumed.
-    mutating func parseExpression(continuingFrom primary: Expression, parenthesized: Bool) throws(Diagnostic) -> Expression {
+    mutating func parseExpression(continuingFrom primary: QueryExpression, parenthesized: Bool) throws(Diagnostic) -> QueryExpression {
         let postfixed = try parsePostfix(primary)
         return try parseBinary(minimumPrecedence: 0, continuing: postfixed)
     }
@@ -31,12 +31,12 @@ extension Parser {
 
     // binary ::= unary ( binary_operator unary )*    -- by precedence, all left-associative:
     //   UNION INTERSECT MINUS  <  |  <  ^  <  &  <  << >>  <  + -  <  * /  <  **
-    @inline(__always) mutating func parseBinary(minimumPrecedence: Int) throws(Diagnostic) -> Expression {
+    @inline(__always) mutating func parseBinary(minimumPrecedence: Int) throws(Diagnostic) -> QueryExpression {
         try parseBinary(minimumPrecedence: minimumPrecedence, continuing: parseUnary())
     }
 
     /// The rest of a binary chain whose first operand is `first`.
-    mutating func parseBinary(minimumPrecedence: Int, continuing first: consuming Expression) throws(Diagnostic) -> Expression {
+    mutating func parseBinary(minimumPrecedence: Int, continuing first: consuming QueryExpression) throws(Diagnostic) -> QueryExpression {
         var lhs = first
         var links = 0
         while let (op, precedence) = binaryOperator(), precedence >= minimumPrecedence {
@@ -52,8 +52,8 @@ extension Parser {
             }
             let span = lhs.span.union(rhs.span)
             switch op {
-            case .left(let b): lhs = Expression(.binary(b, lhs, rhs), span: span)
-            case .right(let s): lhs = Expression(.setOperation(s, lhs, rhs), span: span)
+            case .left(let b): lhs = QueryExpression(.binary(b, lhs, rhs), span: span)
+            case .right(let s): lhs = QueryExpression(.setOperation(s, lhs, rhs), span: span)
             }
         }
         return lhs
@@ -91,7 +91,7 @@ extension Parser {
     }
 
     // unary ::= ( "-" | "~" ) unary | postfix
-    mutating func parseUnary() throws(Diagnostic) -> Expression {
+    mutating func parseUnary() throws(Diagnostic) -> QueryExpression {
         if isPunctuation(.minus) || isPunctuation(.tilde) {
             let start = current.span
             let op: UnaryOperator = isPunctuation(.minus) ? .negate : .bitwiseNot
@@ -102,12 +102,12 @@ extension Parser {
             if op == .negate, case .constant(let v) = operand.kind {
                 switch v {
                 case .int(let i):
-                    return Expression(.constant(i == .min ? .double(-Double(i)) : .int(-i)), span: span)
-                case .double(let d): return Expression(.constant(.double(-d)), span: span)
+                    return QueryExpression(.constant(i == .min ? .double(-Double(i)) : .int(-i)), span: span)
+                case .double(let d): return QueryExpression(.constant(.double(-d)), span: span)
                 default: break
                 }
             }
-            return Expression(.unary(op, operand), span: span)
+            return QueryExpression(.unary(op, operand), span: span)
         }
         // `a.b.c`, the commonest operand, is built here in one go: one path
         // array, no intermediate one-component key path to copy from.
@@ -121,7 +121,7 @@ extension Parser {
                 advance()
                 try parseKeyComponents(into: &path)
             }
-            let e = Expression(.keyPath(base: nil, path: path), span: first.span.union(previousSpan))
+            let e = QueryExpression(.keyPath(base: nil, path: path), span: first.span.union(previousSpan))
             // The dotted run is the first postfix link, as in `parsePostfix`.
             if depth + 1 > Parser.maximumDepth {
                 throw Diagnostic(.nestingTooDeep, "key path nests deeper than \(Parser.maximumDepth) levels", at: current.span)
@@ -132,26 +132,26 @@ extension Parser {
     }
 
     // postfix ::= primary ( "." key | "[" subscript "]" )*
-    mutating func parsePostfix(_ base: consuming Expression, links: Int = 0) throws(Diagnostic) -> Expression {
+    mutating func parsePostfix(_ base: consuming QueryExpression, links: Int = 0) throws(Diagnostic) -> QueryExpression {
         var e = base
         var links = links
         while true {
             if isPunctuation(.dot) {
                 // Gather the whole dotted run first, so the path is built once.
-                var base: Expression? = e
+                var base: QueryExpression? = e
                 var path: [String] = []
                 if case .keyPath(let b, let existing) = e.kind { base = b; path = existing }
                 while isPunctuation(.dot) {
                     advance()
                     try parseKeyComponents(into: &path)
                 }
-                e = Expression(.keyPath(base: base, path: path), span: e.span.union(previousSpan))
+                e = QueryExpression(.keyPath(base: base, path: path), span: e.span.union(previousSpan))
             } else if isPunctuation(.leftBracket) {
                 let open = current.span
                 advance()
                 let sub = try parseSubscript()
                 try expect(.rightBracket, .expectedClosingBracket, "']'", opening: open)
-                e = Expression(.index(e, sub), span: e.span.union(previousSpan))
+                e = QueryExpression(.index(e, sub), span: e.span.union(previousSpan))
             } else {
                 return e
             }

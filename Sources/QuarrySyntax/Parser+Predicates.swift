@@ -2,13 +2,13 @@
 
 /// A parenthesised construct turned out to be a predicate or an expression.
 enum PredicateOrExpression {
-    case predicate(Predicate)
-    case expression(Expression)
+    case predicate(QueryPredicate)
+    case expression(QueryExpression)
 }
 
 extension Parser {
     // predicate ::= or_predicate
-    mutating func parsePredicateRoot() throws(Diagnostic) -> Predicate {
+    mutating func parsePredicateRoot() throws(Diagnostic) -> QueryPredicate {
         switch try parseOr(allowExpression: false) {
         case .predicate(let p): return p
         case .expression(let e): throw missingOperator(after: e)
@@ -19,7 +19,7 @@ extension Parser {
     mutating func parseOr(allowExpression: Bool) throws(Diagnostic) -> PredicateOrExpression {
         let first = try parseAnd(allowExpression: allowExpression)
         guard isOr else { return first }
-        var operands: [Predicate] = []
+        var operands: [QueryPredicate] = []
         operands.reserveCapacity(4)
         operands.append(try requirePredicate(first))
         while isOr {
@@ -28,14 +28,14 @@ extension Parser {
             let next = try parseAnd(allowExpression: false)
             operands.append(try requirePredicate(next))
         }
-        return .predicate(Predicate(.or(operands), span: operands[0].span.union(operands[operands.count - 1].span)))
+        return .predicate(QueryPredicate(.or(operands), span: operands[0].span.union(operands[operands.count - 1].span)))
     }
 
     // and_predicate ::= not_predicate ( ("AND" | "&&") not_predicate )*
     mutating func parseAnd(allowExpression: Bool) throws(Diagnostic) -> PredicateOrExpression {
         let first = try parseNot(allowExpression: allowExpression)
         guard isAnd else { return first }
-        var operands: [Predicate] = []
+        var operands: [QueryPredicate] = []
         operands.reserveCapacity(4)
         operands.append(try requirePredicate(first))
         while isAnd {
@@ -44,7 +44,7 @@ extension Parser {
             let next = try parseNot(allowExpression: false)
             operands.append(try requirePredicate(next))
         }
-        return .predicate(Predicate(.and(operands), span: operands[0].span.union(operands[operands.count - 1].span)))
+        return .predicate(QueryPredicate(.and(operands), span: operands[0].span.union(operands[operands.count - 1].span)))
     }
 
     @inline(__always) var isOr: Bool { isKeyword(.or) || isPunctuation(.or) }
@@ -57,13 +57,13 @@ extension Parser {
             advance()
             let operand = try nested { (p: inout Parser) throws(Diagnostic) in try p.parseNot(allowExpression: false) }
             let inner = try requirePredicate(operand)
-            return .predicate(Predicate(.not(inner), span: start.union(inner.span)))
+            return .predicate(QueryPredicate(.not(inner), span: start.union(inner.span)))
         }
         if isKeyword(.truePredicate) || isKeyword(.falsePredicate) {
             let value = isKeyword(.truePredicate)
             let span = current.span
             advance()
-            return .predicate(Predicate(.constant(value), span: span))
+            return .predicate(QueryPredicate(.constant(value), span: span))
         }
         return try parseComparison(allowExpression: allowExpression)
     }
@@ -82,7 +82,7 @@ extension Parser {
             }
             if modifier != .direct { advance() }
         }
-        let lhs: Expression
+        let lhs: QueryExpression
         if modifier == .direct && isPunctuation(.leftParen) {
             let open = current.span
             advance()
@@ -110,7 +110,7 @@ extension Parser {
         }
         let rhs = try parseExpression()
         let comparison = Comparison(lhs, op, rhs, modifier: modifier, options: options)
-        return .predicate(Predicate(.comparison(comparison), span: start.union(rhs.span)))
+        return .predicate(QueryPredicate(.comparison(comparison), span: start.union(rhs.span)))
     }
 
     /// The comparison operator at the current token, consumed.
@@ -175,7 +175,7 @@ extension Parser {
         return options
     }
 
-    @inline(__always) func requirePredicate(_ item: consuming PredicateOrExpression) throws(Diagnostic) -> Predicate {
+    @inline(__always) func requirePredicate(_ item: consuming PredicateOrExpression) throws(Diagnostic) -> QueryPredicate {
         switch item {
         case .predicate(let p): return p
         case .expression(let e): throw missingOperator(after: e)
@@ -183,7 +183,7 @@ extension Parser {
     }
 
     /// The error for an expression standing where a comparison was needed.
-    func missingOperator(after lhs: Expression) -> Diagnostic {
+    func missingOperator(after lhs: QueryExpression) -> Diagnostic {
         var hints: [String] = []
         if case .keyword(.not) = current.kind {
             hints.append("NOT goes before the comparison: NOT (x IN y)")

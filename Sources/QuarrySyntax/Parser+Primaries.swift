@@ -7,12 +7,12 @@ extension Parser {
     // primary ::= number | string | NULL | NIL | TRUE | YES | FALSE | NO | SELF | ANYKEY
     //           | variable [ ":=" expression ] | specifier | key | call | aggregate
     //           | SUBQUERY(...) | CAST(...) | TERNARY(...) | FUNCTION(...) | "(" expression ")"
-    mutating func parsePrimary() throws(Diagnostic) -> Expression {
+    mutating func parsePrimary() throws(Diagnostic) -> QueryExpression {
         let token = current
         switch token.kind {
-        case .integer(let v): advance(); return Expression(.constant(.int(v)), span: token.span)
-        case .double(let v): advance(); return Expression(.constant(.double(v)), span: token.span)
-        case .string(let i): advance(); return Expression(.constant(.string(stringValue(token, index: i))), span: token.span)
+        case .integer(let v): advance(); return QueryExpression(.constant(.int(v)), span: token.span)
+        case .double(let v): advance(); return QueryExpression(.constant(.double(v)), span: token.span)
+        case .string(let i): advance(); return QueryExpression(.constant(.string(stringValue(token, index: i))), span: token.span)
         case .keyword(let k): return try parseKeywordPrimary(k, token)
         case .variable:
             advance()
@@ -20,9 +20,9 @@ extension Parser {
             if isPunctuation(.assign) {
                 advance()
                 let value = try parseExpression()
-                return Expression(.assignment(variable: name, value: value), span: token.span.union(value.span))
+                return QueryExpression(.assignment(variable: name, value: value), span: token.span.union(value.span))
             }
-            return Expression(.variable(name), span: token.span)
+            return QueryExpression(.variable(name), span: token.span)
         case .specifier(let spec):
             advance()
             return try substitute(spec, token: token)
@@ -34,10 +34,10 @@ extension Parser {
             }
             if case .punctuation(.colon) = peekKind() { return try parseSelectorCall() }
             advance()
-            return Expression(.keyPath(base: nil, path: [text(token)]), span: token.span)
+            return QueryExpression(.keyPath(base: nil, path: [text(token)]), span: token.span)
         case .escapedIdentifier:
             advance()
-            return Expression(.keyPath(base: nil, path: [try escapedKey(token)]), span: token.span)
+            return QueryExpression(.keyPath(base: nil, path: [try escapedKey(token)]), span: token.span)
         case .punctuation(.leftParen):
             advance()
             var inner = try parseExpression()
@@ -58,13 +58,13 @@ extension Parser {
         return []
     }
 
-    mutating func parseKeywordPrimary(_ k: Keyword, _ token: Token) throws(Diagnostic) -> Expression {
+    mutating func parseKeywordPrimary(_ k: Keyword, _ token: Token) throws(Diagnostic) -> QueryExpression {
         switch k {
-        case .null, .nil: advance(); return Expression(.constant(.null), span: token.span)
-        case .true, .yes: advance(); return Expression(.constant(.bool(true)), span: token.span)
-        case .false, .no: advance(); return Expression(.constant(.bool(false)), span: token.span)
-        case .self: advance(); return Expression(.evaluatedObject, span: token.span)
-        case .anyKey: advance(); return Expression(.anyKey, span: token.span)
+        case .null, .nil: advance(); return QueryExpression(.constant(.null), span: token.span)
+        case .true, .yes: advance(); return QueryExpression(.constant(.bool(true)), span: token.span)
+        case .false, .no: advance(); return QueryExpression(.constant(.bool(false)), span: token.span)
+        case .self: advance(); return QueryExpression(.evaluatedObject, span: token.span)
+        case .anyKey: advance(); return QueryExpression(.anyKey, span: token.span)
         case .subquery: return try parseSubquery()
         case .cast: return try parseCast()
         case .first, .last, .size:
@@ -79,10 +79,10 @@ extension Parser {
     }
 
     // arguments ::= "(" [ expression ( "," expression )* ] ")"
-    mutating func parseArgumentList() throws(Diagnostic) -> [Expression] {
+    mutating func parseArgumentList() throws(Diagnostic) -> [QueryExpression] {
         let open = current.span
         try expect(.leftParen, .expectedClosingParenthesis, "'('")
-        var args: [Expression] = []
+        var args: [QueryExpression] = []
         if isPunctuation(.rightParen) { advance(); return args }
         while true {
             args.append(try parseExpression())
@@ -93,15 +93,15 @@ extension Parser {
     }
 
     // call ::= identifier arguments          -- now(), random(), any name at all
-    mutating func parseCall() throws(Diagnostic) -> Expression {
+    mutating func parseCall() throws(Diagnostic) -> QueryExpression {
         let nameToken = current
         advance()
         let args = try nested { (p: inout Parser) throws(Diagnostic) in try p.parseArgumentList() }
-        return Expression(.function(name: text(nameToken), arguments: args), span: nameToken.span.union(previousSpan))
+        return QueryExpression(.function(name: text(nameToken), arguments: args), span: nameToken.span.union(previousSpan))
     }
 
     // selector_call ::= ( identifier ":" )+ arguments   -- average:(x), add:to:(1, 2)
-    mutating func parseSelectorCall() throws(Diagnostic) -> Expression {
+    mutating func parseSelectorCall() throws(Diagnostic) -> QueryExpression {
         let start = current.span
         var name = ""
         while case .identifier = current.kind, case .punctuation(.colon) = peekKind() {
@@ -114,14 +114,14 @@ extension Parser {
                              at: current.span, hints: ["a function in selector form is written name:(arguments), as in average:(salaries)"])
         }
         let args = try nested { (p: inout Parser) throws(Diagnostic) in try p.parseArgumentList() }
-        return Expression(.function(name: name, arguments: args), span: start.union(previousSpan))
+        return QueryExpression(.function(name: name, arguments: args), span: start.union(previousSpan))
     }
 
     // aggregate ::= "{" [ expression ( "," expression )* ] "}"
-    mutating func parseAggregate() throws(Diagnostic) -> Expression {
+    mutating func parseAggregate() throws(Diagnostic) -> QueryExpression {
         let open = current.span
         advance()
-        var elements: [Expression] = []
+        var elements: [QueryExpression] = []
         try nested { (p: inout Parser) throws(Diagnostic) in
             if p.isPunctuation(.rightBrace) { p.advance(); return }
             while true {
@@ -135,14 +135,14 @@ extension Parser {
         var constants: [Value] = []
         constants.reserveCapacity(elements.count)
         for e in elements {
-            guard case .constant(let v) = e.kind else { return Expression(.aggregate(elements), span: span) }
+            guard case .constant(let v) = e.kind else { return QueryExpression(.aggregate(elements), span: span) }
             constants.append(v)
         }
-        return Expression(.constant(.array(constants)), span: span)
+        return QueryExpression(.constant(.array(constants)), span: span)
     }
 
     // subquery ::= SUBQUERY "(" expression "," variable "," predicate ")"
-    mutating func parseSubquery() throws(Diagnostic) -> Expression {
+    mutating func parseSubquery() throws(Diagnostic) -> QueryExpression {
         let start = current.span
         advance()
         let open = current.span
@@ -159,13 +159,13 @@ extension Parser {
             try p.expect(.comma, .expectedComma, "',' after the SUBQUERY variable")
             let predicate = try p.parsePredicateRoot()
             try p.expect(.rightParen, .expectedClosingParenthesis, "')' to close SUBQUERY", opening: open)
-            return Expression(.subquery(collection: collection, variable: variable, predicate: predicate),
+            return QueryExpression(.subquery(collection: collection, variable: variable, predicate: predicate),
                               span: start.union(p.previousSpan))
         }
     }
 
     // ternary ::= TERNARY "(" predicate "," expression "," expression ")"
-    mutating func parseTernary() throws(Diagnostic) -> Expression {
+    mutating func parseTernary() throws(Diagnostic) -> QueryExpression {
         let start = current.span
         advance()
         let open = current.span
@@ -177,12 +177,12 @@ extension Parser {
             try p.expect(.comma, .expectedComma, "',' between the TERNARY values")
             let b = try p.parseExpression()
             try p.expect(.rightParen, .expectedClosingParenthesis, "')' to close TERNARY", opening: open)
-            return Expression(.ternary(condition, a, b), span: start.union(p.previousSpan))
+            return QueryExpression(.ternary(condition, a, b), span: start.union(p.previousSpan))
         }
     }
 
     // function_expression ::= FUNCTION "(" expression "," expression ( "," expression )* ")"
-    mutating func parseFunctionExpression() throws(Diagnostic) -> Expression {
+    mutating func parseFunctionExpression() throws(Diagnostic) -> QueryExpression {
         let start = current.span
         advance()
         let args = try nested { (p: inout Parser) throws(Diagnostic) in try p.parseArgumentList() }
@@ -190,12 +190,12 @@ extension Parser {
             throw Diagnostic(.wrongArgumentCount, "FUNCTION needs a receiver and a function name",
                              at: start.union(previousSpan), hints: ["FUNCTION(receiver, 'name', arguments...)"])
         }
-        return Expression(.functionCall(receiver: args[0], name: args[1], arguments: Array(args.dropFirst(2))),
+        return QueryExpression(.functionCall(receiver: args[0], name: args[1], arguments: Array(args.dropFirst(2))),
                           span: start.union(previousSpan))
     }
 
     // cast ::= CAST "(" expression "," expression ")"
-    mutating func parseCast() throws(Diagnostic) -> Expression {
+    mutating func parseCast() throws(Diagnostic) -> QueryExpression {
         let start = current.span
         advance()
         let args = try nested { (p: inout Parser) throws(Diagnostic) in try p.parseArgumentList() }
@@ -203,14 +203,14 @@ extension Parser {
         guard args.count == 2 else {
             throw Diagnostic(.wrongArgumentCount, "CAST takes a value and a type name, as in CAST(0, 'NSDate')", at: span)
         }
-        if let folded = Parser.foldCast(args[0], args[1]) { return Expression(.constant(folded), span: span) }
-        return Expression(.cast(args[0], type: args[1]), span: span)
+        if let folded = Parser.foldCast(args[0], args[1]) { return QueryExpression(.constant(folded), span: span) }
+        return QueryExpression(.cast(args[0], type: args[1]), span: span)
     }
 
     /// CAST of a literal to a type with no literal syntax becomes a constant of
     /// that type, so that dates (and UUIDs, data) print as CAST and re-parse
     /// to the same constant.
-    static func foldCast(_ value: Expression, _ type: Expression) -> Value? {
+    static func foldCast(_ value: QueryExpression, _ type: QueryExpression) -> Value? {
         guard case .constant(let v) = value.kind, case .constant(.string(let t)) = type.kind else { return nil }
         switch (t, v) {
         case ("NSDate", .int(let i)): return .date(Double(i))

@@ -137,14 +137,14 @@ public struct Parser {
     /// error (A002) unless `allowsExtraArguments`, which mirrors Apple, whose
     /// C varargs cannot notice extras.
     public static func parsePredicate(_ text: String, arguments: [Value]? = nil,
-                                      allowsExtraArguments: Bool = false) throws(Diagnostic) -> Predicate {
+                                      allowsExtraArguments: Bool = false) throws(Diagnostic) -> QueryPredicate {
         try run(text, arguments: arguments, allowsExtraArguments: allowsExtraArguments) { (parser) throws(Diagnostic) in
             try parser.parseWholePredicate()
         }
     }
 
     public static func parsePredicate(_ source: SourceText, arguments: [Value]? = nil,
-                                      allowsExtraArguments: Bool = false) throws(Diagnostic) -> Predicate {
+                                      allowsExtraArguments: Bool = false) throws(Diagnostic) -> QueryPredicate {
         try run(source, arguments: arguments, allowsExtraArguments: allowsExtraArguments) { (parser) throws(Diagnostic) in
             try parser.parseWholePredicate()
         }
@@ -152,20 +152,20 @@ public struct Parser {
 
     /// Parses a standalone expression (what `NSExpression(format:)` accepts).
     public static func parseExpression(_ text: String, arguments: [Value]? = nil,
-                                       allowsExtraArguments: Bool = false) throws(Diagnostic) -> Expression {
+                                       allowsExtraArguments: Bool = false) throws(Diagnostic) -> QueryExpression {
         try run(text, arguments: arguments, allowsExtraArguments: allowsExtraArguments) { (parser) throws(Diagnostic) in
             try parser.parseWholeExpression()
         }
     }
 
     public static func parseExpression(_ source: SourceText, arguments: [Value]? = nil,
-                                       allowsExtraArguments: Bool = false) throws(Diagnostic) -> Expression {
+                                       allowsExtraArguments: Bool = false) throws(Diagnostic) -> QueryExpression {
         try run(source, arguments: arguments, allowsExtraArguments: allowsExtraArguments) { (parser) throws(Diagnostic) in
             try parser.parseWholeExpression()
         }
     }
 
-    mutating func parseWholePredicate() throws(Diagnostic) -> Predicate {
+    mutating func parseWholePredicate() throws(Diagnostic) -> QueryPredicate {
         if case .end = current.kind {
             throw Diagnostic(.emptyInput, "empty predicate", at: current.span,
                              hints: ["TRUEPREDICATE matches everything"])
@@ -176,7 +176,7 @@ public struct Parser {
         return predicate
     }
 
-    mutating func parseWholeExpression() throws(Diagnostic) -> Expression {
+    mutating func parseWholeExpression() throws(Diagnostic) -> QueryExpression {
         if case .end = current.kind {
             throw Diagnostic(.emptyInput, "empty expression", at: current.span)
         }

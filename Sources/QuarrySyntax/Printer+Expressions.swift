@@ -9,7 +9,7 @@ enum Precedence {
 }
 
 extension Printer {
-    static func precedence(of e: Expression) -> Int {
+    static func precedence(of e: QueryExpression) -> Int {
         switch e.kind {
         case .assignment: return Precedence.lowest
         case .setOperation: return 0
@@ -21,14 +21,14 @@ extension Printer {
         }
     }
 
-    static func write(_ e: Expression, minimumPrecedence: Int, to out: inout String) {
+    static func write(_ e: QueryExpression, minimumPrecedence: Int, to out: inout String) {
         let needsParentheses = precedence(of: e) < minimumPrecedence
         if needsParentheses { out += "(" }
         writeBare(e, to: &out)
         if needsParentheses { out += ")" }
     }
 
-    static func writeBare(_ e: Expression, to out: inout String) {
+    static func writeBare(_ e: QueryExpression, to out: inout String) {
         switch e.kind {
         case .constant(let v):
             write(v, to: &out)
@@ -107,7 +107,7 @@ extension Printer {
         }
     }
 
-    static func writeList(_ items: [Expression], open: String, close: String, to out: inout String) {
+    static func writeList(_ items: [QueryExpression], open: String, close: String, to out: inout String) {
         out += open
         for (i, item) in items.enumerated() {
             if i > 0 { out += ", " }

@@ -19,14 +19,14 @@ public enum Printer {
     // text is not reallocated as it grows; pieces are appended one by one
     // rather than joined with `+` first, which would build each join.
 
-    public static func format(_ predicate: Predicate) -> String {
+    public static func format(_ predicate: QueryPredicate) -> String {
         var out = ""
         out.reserveCapacity(64)
         write(predicate, to: &out)
         return out
     }
 
-    public static func format(_ expression: Expression) -> String {
+    public static func format(_ expression: QueryExpression) -> String {
         var out = ""
         out.reserveCapacity(64)
         write(expression, minimumPrecedence: Precedence.lowest, to: &out)
@@ -41,7 +41,7 @@ public enum Printer {
 
     // MARK: - Predicates
 
-    static func write(_ p: Predicate, to out: inout String) {
+    static func write(_ p: QueryPredicate, to out: inout String) {
         switch p.kind {
         case .constant(let b):
             out += b ? "TRUEPREDICATE" : "FALSEPREDICATE"
@@ -57,7 +57,7 @@ public enum Printer {
         }
     }
 
-    static func writeCompound(_ parts: [Predicate], _ joiner: String, to out: inout String) {
+    static func writeCompound(_ parts: [QueryPredicate], _ joiner: String, to out: inout String) {
         for (i, part) in parts.enumerated() {
             if i > 0 { out += joiner }
             writeOperand(part, to: &out)
@@ -65,7 +65,7 @@ public enum Printer {
     }
 
     /// A compound inside NOT, AND or OR gets parentheses.
-    static func writeOperand(_ p: Predicate, to out: inout String) {
+    static func writeOperand(_ p: QueryPredicate, to out: inout String) {
         switch p.kind {
         case .and, .or:
             out += "("
@@ -96,10 +96,10 @@ public enum Printer {
 
 // `print(predicate)` and string interpolation give the canonical form (what
 // `Printer.format` gives), not the tree's structure: what a user wrote, tidied.
-extension Predicate: CustomStringConvertible {
+extension QueryPredicate: CustomStringConvertible {
     public var description: String { Printer.format(self) }
 }
 
-extension Expression: CustomStringConvertible {
+extension QueryExpression: CustomStringConvertible {
     public var description: String { Printer.format(self) }
 }

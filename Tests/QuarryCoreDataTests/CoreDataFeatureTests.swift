@@ -38,7 +38,7 @@ struct CoreDataFeatureTests {
         #expect(checked >= 3, "string-keyed entities checked: \(checked)")
         // Sections of the hierarchy by a key its two sub-entities share.
         let context = Context(store: store)
-        let controller = FetchedResultsController(fetchRequest: FetchRequest(entity: "Party", sortDescriptors: [SortDescriptor("name")]),
+        let controller = FetchedResultsController(fetchRequest: FetchRequest(entity: "Party", sortDescriptors: [QuerySortDescriptor("name")]),
                                                   context: context, sectionNameKeyPath: "name")
         try controller.performFetch()
         #expect(controller.sections?.map(\.name) == ["Acme", "Ann", "Bob"])
@@ -66,7 +66,7 @@ struct CoreDataFeatureTests {
             guard let key = entity.allAttributes(in: model).first(where: { !$0.isTransient && $0.type == .string })?.name else { continue }
             checked += 1
             // Sections: the controller's against a memory-engine fetch.
-            let sorts = [SortDescriptor(key)]
+            let sorts = [QuerySortDescriptor(key)]
             let request = FetchRequest(entity: entity.name, sortDescriptors: sorts)
             let context = Context(store: store)
             let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: key)

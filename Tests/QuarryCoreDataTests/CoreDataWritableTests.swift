@@ -173,7 +173,7 @@ struct CoreDataWritableTests {
             #expect(SyntheticStoreTests.names(p.value(forKey: "tags")) == ["red"])
             let company = try reopened.fetch(FetchRequest(entity: "Company", predicate: try Parser.parsePredicate("name == 'Acme'")), engine: engine)
             #expect(SyntheticStoreTests.names(company.first?.value(forKey: "staff"), sorted: false) == ["Cy", "Anne"])
-            let all = try reopened.fetch(FetchRequest(entity: "Party", sortDescriptors: [SortDescriptor("name")]), engine: engine)
+            let all = try reopened.fetch(FetchRequest(entity: "Party", sortDescriptors: [QuerySortDescriptor("name")]), engine: engine)
             #expect(all.compactMap { if case .string(let s)? = $0.value(forKey: "name") { return s } else { return nil } } == ["Acme", "Anne", "Beta", "Cy"])
         }
     }

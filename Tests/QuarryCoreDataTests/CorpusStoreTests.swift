@@ -176,7 +176,7 @@ struct CorpusStoreTests {
             guard !clauses.isEmpty else { continue }
             for _ in 0..<12 {
                 let text = PredicateSampler.combine(clauses, random: &random)
-                let predicate: QuarrySyntax.Predicate
+                let predicate: QueryPredicate
                 do { predicate = try Parser.parsePredicate(text) } catch {
                     Issue.record("\(label): generated predicate does not parse: \(text): \(error)")
                     continue

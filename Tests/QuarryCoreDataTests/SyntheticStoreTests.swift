@@ -151,7 +151,7 @@ struct SyntheticStoreTests {
             ("Company", "staff[0].name == 'Ann'", []),
             ("Person", "photo != nil AND title == nil", ["Bob"]),
         ] {
-            let request = FetchRequest(entity: entity, predicate: try Parser.parsePredicate(predicate), sortDescriptors: [SortDescriptor("name")])
+            let request = FetchRequest(entity: entity, predicate: try Parser.parsePredicate(predicate), sortDescriptors: [QuerySortDescriptor("name")])
             for engine in FetchEngine.allCases {
                 store.forgetObjects()
                 let got = try store.fetch(request, engine: engine).compactMap { o -> String? in

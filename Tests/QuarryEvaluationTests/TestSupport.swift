@@ -4,8 +4,8 @@
 import Foundation
 @testable import QuarryEvaluation
 
-typealias QPredicate = QuarrySyntax.Predicate
-typealias QExpression = QuarrySyntax.Expression
+typealias QPredicate = QueryPredicate
+typealias QExpression = QueryExpression
 
 /// Parses and evaluates a predicate.
 func holds(_ format: String, _ object: Value = .null, args: [Value]? = nil, vars: [String: Value] = [:],

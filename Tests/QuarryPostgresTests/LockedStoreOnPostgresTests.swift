@@ -18,7 +18,7 @@ struct LockedStoreOnPostgresTests {
     func dump(_ store: SQLStore) throws -> [String] {
         var lines: [String] = []
         for entity in ["Department", "Employee"] {
-            for object in try store.fetch(FetchRequest(entity: entity, sortDescriptors: [SortDescriptor("name")])) {
+            for object in try store.fetch(FetchRequest(entity: entity, sortDescriptors: [QuerySortDescriptor("name")])) {
                 lines.append("\(entity): " + object.values.sorted { $0.key < $1.key }.map { "\($0.key)=\(Printer.format($0.value))" }.joined(separator: " "))
             }
         }

@@ -146,7 +146,7 @@ struct StoreOnPostgresTests {
                 if a != 1 || b != 1 { results.fail(i, "updated \(a) and \(b) rows, not 1 and 1"); return }
                 done += 1
                 var request = FetchRequest(entity: "Counter", predicate: try Parser.parsePredicate("value >= 0"),
-                                           sortDescriptors: [SortDescriptor("value", ascending: false)])
+                                           sortDescriptors: [QuerySortDescriptor("value", ascending: false)])
                 request.fetchLimit = 3
                 reads += try store.fetch(request).count
                 store.forgetObjects()

@@ -153,7 +153,7 @@ struct LoweringTests {
 
     @Test func fullSelectWithSortLimitAndOffset() throws {
         var request = FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary > 50000"))
-        request.sortDescriptors = [SortDescriptor("department.name", ascending: false), SortDescriptor("name", caseInsensitive: true)]
+        request.sortDescriptors = [QuerySortDescriptor("department.name", ascending: false), QuerySortDescriptor("name", caseInsensitive: true)]
         request.fetchLimit = 30
         request.fetchOffset = 10
         let plan = try SQLPlanner.plan(request, mapping: companyMapping)

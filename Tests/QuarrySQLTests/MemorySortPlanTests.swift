@@ -30,7 +30,7 @@ struct MemorySortPlanTests {
 
     @Test(arguments: cases)
     func offeredOnlyForNumericColumnsOfTheRow(entity: String, sorts: [String], expected: [String]?) throws {
-        let request = FetchRequest(entity: entity, sortDescriptors: sorts.map { SortDescriptor(String($0.trimmingPrefix("-")), ascending: !$0.hasPrefix("-")) })
+        let request = FetchRequest(entity: entity, sortDescriptors: sorts.map { QuerySortDescriptor(String($0.trimmingPrefix("-")), ascending: !$0.hasPrefix("-")) })
         let plan = try SQLPlanner.plan(request, mapping: hierarchyMapping)
         guard let expected else {
             #expect(plan.memorySort == nil)
@@ -50,7 +50,7 @@ struct MemorySortPlanTests {
     }
 
     @Test func notWithALimitOffsetResidualOrOnPostgres() throws {
-        let sorted = [SortDescriptor("salary")]
+        let sorted = [QuerySortDescriptor("salary")]
         let limited = FetchRequest(entity: "Employee", sortDescriptors: sorted, fetchLimit: 10)
         #expect(try SQLPlanner.plan(limited, mapping: hierarchyMapping).memorySort == nil)
         let offset = FetchRequest(entity: "Employee", sortDescriptors: sorted, fetchOffset: 3)

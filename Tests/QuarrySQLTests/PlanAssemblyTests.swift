@@ -82,7 +82,7 @@ struct PlanAssemblyTests {
     @Test(arguments: countCases)
     func countIsTheFetchWithoutOrderOrLimit(entity: String, format: String, sorts: [String], limit: Int?, offset: Int) throws {
         let request = FetchRequest(entity: entity, predicate: try Parser.parsePredicate(format),
-                                   sortDescriptors: sorts.map { SortDescriptor($0) }, fetchLimit: limit, fetchOffset: offset)
+                                   sortDescriptors: sorts.map { QuerySortDescriptor($0) }, fetchLimit: limit, fetchOffset: offset)
         let plan = try SQLPlanner.plan(request, mapping: companyMapping)
         guard plan.residual == nil else {
             // Memory decides which rows count: no COUNT in SQL.
@@ -114,7 +114,7 @@ struct PlanAssemblyTests {
 
     @Test func sortKeysShareThePredicatesJoins() throws {
         let request = FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("department.name == 'Sales'"),
-                                   sortDescriptors: [SortDescriptor("department.name", ascending: false), SortDescriptor("department.budget")])
+                                   sortDescriptors: [QuerySortDescriptor("department.name", ascending: false), QuerySortDescriptor("department.budget")])
         let sql = try SQLPlanner.plan(request, mapping: companyMapping).sql.sql
         #expect(sql.components(separatedBy: "LEFT JOIN").count == 2, "one join: \(sql)")
         #expect(sql.hasSuffix(#" ORDER BY t1."name" DESC, t1."budget", t0."_pk""#))

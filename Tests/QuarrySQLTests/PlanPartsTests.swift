@@ -56,7 +56,7 @@ struct PlanPartsTests {
     @Test(arguments: fetches)
     func onlyTheKeysOfTheSameRows(mapping: String, entity: String, predicate: String?, sorts: [String], limit: Int?, offset: Int) throws {
         let request = FetchRequest(entity: entity, predicate: try predicate.map { try Parser.parsePredicate($0) },
-                                   sortDescriptors: sorts.map { SortDescriptor($0) }, fetchLimit: limit, fetchOffset: offset)
+                                   sortDescriptors: sorts.map { QuerySortDescriptor($0) }, fetchLimit: limit, fetchOffset: offset)
         let plan = try SQLPlanner.plan(request, mapping: Self.mapping(mapping))
         #expect(plan.statement.sql == plan.sql, "the plan's text is its statement's")
         // The keys: what cutting the text at FROM gave.

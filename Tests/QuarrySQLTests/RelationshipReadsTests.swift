@@ -35,7 +35,7 @@ struct RelationshipReadsTests {
     @Test(arguments: cases)
     func readsRelationships(entity: String, predicate: String?, sorts: [String], properties: [String], expected: Bool) throws {
         var request = FetchRequest(entity: entity, predicate: try predicate.map { try Parser.parsePredicate($0, arguments: $0.contains("%@") ? [.array([])] : nil) },
-                                   sortDescriptors: sorts.map { SortDescriptor($0) })
+                                   sortDescriptors: sorts.map { QuerySortDescriptor($0) })
         request.propertiesToFetch = try properties.enumerated().map { FetchProperty(name: "p\($0.offset)", expression: try Parser.parseExpression($0.element)) }
         #expect(request.readsRelationships(in: companyModel) == expected)
     }

@@ -107,7 +107,7 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
         var request = FetchRequest(entity: "Employee",
                                    predicate: try Parser.parsePredicate("department.name == %@ AND salary > %@",
                                                                         arguments: ["Sales", 50_000]))
-        request.sortDescriptors = [SortDescriptor("name", caseInsensitive: true)]
+        request.sortDescriptors = [QuerySortDescriptor("name", caseInsensitive: true)]
         let employees = try context.fetch(request)           // lowered to SQL, the rest in memory
         let plan = try store.explain(request)                 // the SQL and its bound arguments
 

@@ -42,7 +42,7 @@ struct SectionsRulesTests {
         guard case .sections(let name, let keyPathName, let predicate, let sort) = try StatementParser.parse(statement) else { return }
         _ = keyPathName
         let request = FetchRequest(entity: name.text, predicate: predicate,
-                                   sortDescriptors: sort.map { SortDescriptor($0.keyPath, ascending: $0.ascending) })
+                                   sortDescriptors: sort.map { QuerySortDescriptor($0.keyPath, ascending: $0.ascending) })
         let controller = FetchedResultsController(fetchRequest: request, context: Context(store: try session.store()), sectionNameKeyPath: keyPath)
         try controller.performFetch()
         let library = try #require(controller.sections)

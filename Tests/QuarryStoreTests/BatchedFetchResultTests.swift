@@ -14,7 +14,7 @@ struct BatchedFetchResultTests {
 
     func request(_ format: String = "TRUEPREDICATE", batch: Int) throws -> FetchRequest {
         var r = FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate(format),
-                             sortDescriptors: [SortDescriptor("salary"), SortDescriptor("name")])
+                             sortDescriptors: [QuerySortDescriptor("salary"), QuerySortDescriptor("name")])
         r.fetchBatchSize = batch
         return r
     }

@@ -32,7 +32,7 @@ struct ChildContextCostTests {
             try e.setValue(.int(Int64(i)), forKey: "salary")
         }
         try seed.save()
-        let request = FetchRequest(entity: "Emp", predicate: try Parser.parsePredicate("salary >= 0"), sortDescriptors: [SortDescriptor("salary")])
+        let request = FetchRequest(entity: "Emp", predicate: try Parser.parsePredicate("salary >= 0"), sortDescriptors: [QuerySortDescriptor("salary")])
 
         let root = Context(store: store)
         var rootFetchCount = 0

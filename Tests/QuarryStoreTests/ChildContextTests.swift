@@ -129,55 +129,55 @@ struct ChildContextTests {
         let child: ContextEdit?
         let entity: String
         let predicate: String?
-        let sort: [QuarrySQL.SortDescriptor]
+        let sort: [QuarrySQL.QuerySortDescriptor]
         let expected: [String]
         var testDescription: String { name }
     }
 
     static let readCases: [ReadCase] = [
         ReadCase(name: "no change", parent: { _ in }, child: nil, entity: "Emp", predicate: "salary > 150",
-                 sort: [SortDescriptor("name")], expected: ["bob", "cat"]),
+                 sort: [QuerySortDescriptor("name")], expected: ["bob", "cat"]),
         ReadCase(name: "parent inserts a matching object", parent: { c in
             let dan = try c.insert("Emp"); try dan.setValue("dan", forKey: "name"); try dan.setValue(400, forKey: "salary")
-        }, child: nil, entity: "Emp", predicate: "salary > 150", sort: [SortDescriptor("name")], expected: ["bob", "cat", "dan"]),
+        }, child: nil, entity: "Emp", predicate: "salary > 150", sort: [QuerySortDescriptor("name")], expected: ["bob", "cat", "dan"]),
         ReadCase(name: "parent inserts a non-matching object", parent: { c in
             let dan = try c.insert("Emp"); try dan.setValue("dan", forKey: "name"); try dan.setValue(10, forKey: "salary")
-        }, child: nil, entity: "Emp", predicate: "salary > 150", sort: [SortDescriptor("name")], expected: ["bob", "cat"]),
+        }, child: nil, entity: "Emp", predicate: "salary > 150", sort: [QuerySortDescriptor("name")], expected: ["bob", "cat"]),
         ReadCase(name: "parent updates the filtered key in and out", parent: { c in
             try F.one(c, "Emp", "ann").setValue(250, forKey: "salary")
             try F.one(c, "Emp", "bob").setValue(10, forKey: "salary")
-        }, child: nil, entity: "Emp", predicate: "salary > 150", sort: [SortDescriptor("name")], expected: ["ann", "cat"]),
+        }, child: nil, entity: "Emp", predicate: "salary > 150", sort: [QuerySortDescriptor("name")], expected: ["ann", "cat"]),
         ReadCase(name: "parent updates the sorted key", parent: { c in
             try F.one(c, "Emp", "ann").setValue(500, forKey: "salary")
-        }, child: nil, entity: "Emp", predicate: nil, sort: [SortDescriptor("salary", ascending: false)], expected: ["ann", "cat", "bob"]),
+        }, child: nil, entity: "Emp", predicate: nil, sort: [QuerySortDescriptor("salary", ascending: false)], expected: ["ann", "cat", "bob"]),
         ReadCase(name: "parent deletes an object", parent: { c in
             try c.delete(try F.one(c, "Emp", "bob"))
-        }, child: nil, entity: "Emp", predicate: "salary > 150", sort: [SortDescriptor("name")], expected: ["cat"]),
+        }, child: nil, entity: "Emp", predicate: "salary > 150", sort: [QuerySortDescriptor("name")], expected: ["cat"]),
         ReadCase(name: "parent deletes a department (cascade)", parent: { c in
             try c.delete(try F.one(c, "Dept", "Sales"))
-        }, child: nil, entity: "Emp", predicate: nil, sort: [SortDescriptor("name")], expected: ["cat"]),
+        }, child: nil, entity: "Emp", predicate: nil, sort: [QuerySortDescriptor("name")], expected: ["cat"]),
         ReadCase(name: "parent moves an employee (to-one)", parent: { c in
             try F.one(c, "Emp", "cat").setValue(try F.one(c, "Dept", "Sales"), forKey: "dept")
-        }, child: nil, entity: "Emp", predicate: "dept.name == 'Sales'", sort: [SortDescriptor("name")], expected: ["ann", "bob", "cat"]),
+        }, child: nil, entity: "Emp", predicate: "dept.name == 'Sales'", sort: [QuerySortDescriptor("name")], expected: ["ann", "bob", "cat"]),
         ReadCase(name: "parent tags an employee (many-to-many)", parent: { c in
             try F.one(c, "Tag", "red").add(try F.one(c, "Emp", "cat"), to: "emps")
             try F.one(c, "Tag", "red").remove(try F.one(c, "Emp", "ann"), from: "emps")
-        }, child: nil, entity: "Emp", predicate: "ANY tags.name == 'red'", sort: [SortDescriptor("name")], expected: ["bob", "cat"]),
+        }, child: nil, entity: "Emp", predicate: "ANY tags.name == 'red'", sort: [QuerySortDescriptor("name")], expected: ["bob", "cat"]),
         ReadCase(name: "parent's to-many count", parent: { c in
             let dan = try c.insert("Emp"); try dan.setValue("dan", forKey: "name")
             try dan.setValue(try F.one(c, "Dept", "Ops"), forKey: "dept")
-        }, child: nil, entity: "Dept", predicate: "emps.@count >= 2", sort: [SortDescriptor("name")], expected: ["Ops", "Sales"]),
+        }, child: nil, entity: "Dept", predicate: "emps.@count >= 2", sort: [QuerySortDescriptor("name")], expected: ["Ops", "Sales"]),
         ReadCase(name: "parent and child both change", parent: { c in
             try F.one(c, "Emp", "ann").setValue(250, forKey: "salary")
         }, child: { c in
             try F.one(c, "Emp", "cat").setValue(1, forKey: "salary")
             let eve = try c.insert("Emp"); try eve.setValue("eve", forKey: "name"); try eve.setValue(999, forKey: "salary")
-        }, entity: "Emp", predicate: "salary > 150", sort: [SortDescriptor("salary")], expected: ["bob", "ann", "eve"]),
+        }, entity: "Emp", predicate: "salary > 150", sort: [QuerySortDescriptor("salary")], expected: ["bob", "ann", "eve"]),
         ReadCase(name: "child deletes what its parent inserted", parent: { c in
             let dan = try c.insert("Emp"); try dan.setValue("dan", forKey: "name"); try dan.setValue(400, forKey: "salary")
         }, child: { c in
             try c.delete(try F.one(c, "Emp", "dan"))
-        }, entity: "Emp", predicate: "salary > 150", sort: [SortDescriptor("name")], expected: ["bob", "cat"]),
+        }, entity: "Emp", predicate: "salary > 150", sort: [QuerySortDescriptor("name")], expected: ["bob", "cat"]),
     ]
 
     @Test(arguments: TestEngine.available, readCases)
@@ -238,7 +238,7 @@ struct ChildContextTests {
         // the values it read, as in Core Data).
         let childBob = try #require(sales.objects(forKey: "emps").first { $0["name"] == .string("bob") })
         try parent.delete(try F.one(parent, "Emp", "bob"))
-        #expect(F.names(try child.fetch(FetchRequest(entity: "Emp", sortDescriptors: [SortDescriptor("name")]))) == ["ann", "cat", "dan"])
+        #expect(F.names(try child.fetch(FetchRequest(entity: "Emp", sortDescriptors: [QuerySortDescriptor("name")]))) == ["ann", "cat", "dan"])
         #expect(childBob["name"] == .string("bob"))
         child.refresh(childBob, mergeChanges: false)
         #expect(throws: ContextError.self) { try childBob.loadValue(forKey: "name") }
@@ -343,7 +343,7 @@ struct ChildContextTests {
         // The child, now reading the saved state through its parent, agrees.
         let reread = Context(parent: parent)
         let expected = c.employees.map { String($0.split(separator: " ")[0].dropFirst().dropLast()) }
-        #expect(F.names(try reread.fetch(FetchRequest(entity: "Emp", sortDescriptors: [SortDescriptor("name")]))) == expected)
+        #expect(F.names(try reread.fetch(FetchRequest(entity: "Emp", sortDescriptors: [QuerySortDescriptor("name")]))) == expected)
     }
 
     @Test(arguments: TestEngine.available)
@@ -456,7 +456,7 @@ struct ChildContextTests {
         let grandchild = Context(parent: child)
         #expect(try F.one(grandchild, "Emp", "ann")["salary"] == .int(150))
         #expect(try F.one(grandchild, "Emp", "bob")["salary"] == .int(250))
-        let request = FetchRequest(entity: "Emp", predicate: try Parser.parsePredicate("salary >= 150"), sortDescriptors: [SortDescriptor("salary")])
+        let request = FetchRequest(entity: "Emp", predicate: try Parser.parsePredicate("salary >= 150"), sortDescriptors: [QuerySortDescriptor("salary")])
         #expect(F.names(try grandchild.fetch(request)) == ["ann", "bob", "cat"])
         try F.one(grandchild, "Emp", "cat").setValue(1, forKey: "salary")
         try grandchild.save()
@@ -572,7 +572,7 @@ struct ChildContextTests {
         }
         #expect(throws: ChildContextError(operation: "batchDelete")) { try child.batchDelete(entity: "Emp", predicate: nil) }
         #expect(throws: ChildContextError(operation: "batchInsert")) { try child.batchInsert("Emp", objects: [["name": "x"]]) }
-        let controller = FetchedResultsController(fetchRequest: FetchRequest(entity: "Emp", sortDescriptors: [SortDescriptor("name")]), context: child)
+        let controller = FetchedResultsController(fetchRequest: FetchRequest(entity: "Emp", sortDescriptors: [QuerySortDescriptor("name")]), context: child)
         #expect(throws: ChildContextError(operation: "a fetched results controller")) { try controller.performFetch() }
         // The store saw nothing.
         #expect(try F.employees(parent.store) == Self.seedEmployees)

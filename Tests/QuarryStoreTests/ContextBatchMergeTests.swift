@@ -37,7 +37,7 @@ struct ContextBatchMergeTests {
         guard case .objectIDs(let ids) = result else { Issue.record("\(result)"); return }
         #expect(ids.count == 2)
         let found = try context.fetch(FetchRequest(entity: "Department", predicate: try Parser.parsePredicate("name BEGINSWITH 'Quarry'"),
-                                                   sortDescriptors: [SortDescriptor("name")]))
+                                                   sortDescriptors: [QuerySortDescriptor("name")]))
         #expect(found.map(\.objectID) == ids)
         #expect(!context.hasChanges)
     }

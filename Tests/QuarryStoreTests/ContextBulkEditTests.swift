@@ -104,7 +104,7 @@ struct ContextBulkEditTests {
         let (store, ids) = try company(engine, employees: 700)
         let context = Context(store: store)
         var request = FetchRequest(entity: "Employee")
-        request.sortDescriptors = [SortDescriptor("salary")]
+        request.sortDescriptors = [QuerySortDescriptor("salary")]
         let objects = try context.fetch(request)
         #expect(objects.map(\.objectID) == ids)
         for (i, o) in objects.enumerated() {

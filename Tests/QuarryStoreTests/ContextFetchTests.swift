@@ -10,7 +10,7 @@ import Testing
 
 @Suite("Context: fetching with pending changes", .serialized)
 struct ContextFetchTests {
-    func request(_ format: String, sort: [QuarrySQL.SortDescriptor] = [SortDescriptor("name")]) throws -> FetchRequest {
+    func request(_ format: String, sort: [QuarrySQL.QuerySortDescriptor] = [QuerySortDescriptor("name")]) throws -> FetchRequest {
         FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate(format), sortDescriptors: sort)
     }
 
@@ -45,10 +45,10 @@ struct ContextFetchTests {
         try context.object(with: ids["Cy"]!).setValue(context.object(with: ids["Ops"]!), forKey: "department")
         #expect(names(try context.fetch(try request("department != nil"))) == ["Ann", "Bob", "Cy"])
         // Sorting by a changed related value.
-        let sorted = try context.fetch(try request("TRUEPREDICATE", sort: [SortDescriptor("department.name"), SortDescriptor("name")]))
+        let sorted = try context.fetch(try request("TRUEPREDICATE", sort: [QuerySortDescriptor("department.name"), QuerySortDescriptor("name")]))
         #expect(names(sorted) == ["Ann", "Bob", "Cy"])
         try context.object(with: ids["Ops"]!).setValue(.string("Accounts"), forKey: "name")
-        #expect(names(try context.fetch(try request("TRUEPREDICATE", sort: [SortDescriptor("department.name"), SortDescriptor("name")]))) == ["Cy", "Ann", "Bob"])
+        #expect(names(try context.fetch(try request("TRUEPREDICATE", sort: [QuerySortDescriptor("department.name"), QuerySortDescriptor("name")]))) == ["Cy", "Ann", "Bob"])
     }
 
     @Test(arguments: TestEngine.available)
@@ -60,7 +60,7 @@ struct ContextFetchTests {
             try e.setValue(.string(name), forKey: "name")
             try e.setValue(.int(Int64(salary)), forKey: "salary")
         }
-        var r = try request("TRUEPREDICATE", sort: [SortDescriptor("salary", ascending: false)])
+        var r = try request("TRUEPREDICATE", sort: [QuerySortDescriptor("salary", ascending: false)])
         #expect(names(try context.fetch(r)) == ["Cy", "Eve", "Ann", "Fay", "Bob"])
         r.fetchOffset = 1
         r.fetchLimit = 2
@@ -72,7 +72,7 @@ struct ContextFetchTests {
     func dictionariesAndAggregatesIncludePendingChanges(engine: TestEngine) throws {
         let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
-        var totals = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("dept")])
+        var totals = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("dept")])
         totals.propertiesToFetch = [try FetchProperty(keyPath: "department.name"), FetchProperty(name: "total", expression: try Parser.parseExpression("sum:(salary)"))]
         totals.propertiesToFetch[0].name = "dept"
         totals.propertiesToGroupBy = [try FetchProperty(keyPath: "department.name")]

@@ -50,7 +50,7 @@ struct ContextModelShapesTests {
         #expect(fresh.statistics.relationshipLoads == loads + 1)
         #expect(owner.objects(forKey: "favourites").map(\.entity.name).sorted() == ["Cat", "Dog"])
         // A fetch of the abstract entity returns both kinds.
-        let animals = try fresh.fetch(FetchRequest(entity: "Animal", sortDescriptors: [SortDescriptor("name")]))
+        let animals = try fresh.fetch(FetchRequest(entity: "Animal", sortDescriptors: [QuerySortDescriptor("name")]))
         #expect(animals.map(\.entity.name) == ["Dog", "Cat"] && animals[0] === pet)
         #expect(animals[1]["lives"] == .int(9) && animals[0]["barks"] == .null)
     }

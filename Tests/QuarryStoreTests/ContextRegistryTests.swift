@@ -128,7 +128,7 @@ struct ContextRegistryTests {
         #expect(context.registeredObject(for: ObjectID(entity: "Employee", primaryKey: 1_000_000)) == nil)
         // Fetched again, sorted otherwise or in part: the same objects.
         var bySalary = FetchRequest(entity: "Employee")
-        bySalary.sortDescriptors = [SortDescriptor("salary", ascending: false)]
+        bySalary.sortDescriptors = [QuerySortDescriptor("salary", ascending: false)]
         #expect(try context.fetch(bySalary).map(ObjectIdentifier.init) == objects.reversed().map(ObjectIdentifier.init))
         let some = try context.fetch(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("age < 25")))
         #expect(some.count == 30 && some.allSatisfy { context.registeredObject(for: $0.objectID) === $0 })
@@ -147,7 +147,7 @@ struct ContextRegistryTests {
         let context = Context(store: store)
         // Not in key order: kept as one run with a key table.
         var byAge = FetchRequest(entity: "Employee")
-        byAge.sortDescriptors = [SortDescriptor("age"), SortDescriptor("salary", ascending: false)]
+        byAge.sortDescriptors = [QuerySortDescriptor("age"), QuerySortDescriptor("salary", ascending: false)]
         let objects = try context.fetch(byAge)
         #expect(Set(objects.map(\.objectID)) == Set(ids) && objects.map(\.objectID) != ids)
         #expect(context.registeredObjects.count == 300)

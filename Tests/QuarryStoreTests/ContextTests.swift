@@ -79,7 +79,7 @@ struct ContextTests {
     func uniquingGivesOneObjectPerRow(engine: TestEngine) throws {
         let (store, ids) = try smallCompany(engine)
         let context = Context(store: store)
-        let all = try context.fetch(FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("name")]))
+        let all = try context.fetch(FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("name")]))
         let again = try context.fetch(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("name == 'Ann'")))
         #expect(again.count == 1 && again[0] === all[0])
         #expect(context.object(with: ids["Ann"]!) === all[0])
@@ -126,7 +126,7 @@ struct ContextTests {
     func batchedFetchReturnsFaultsLoadedOneBatchAtATime(engine: TestEngine) throws {
         let store = try Fixture.store(engine: engine)
         let context = Context(store: store)
-        var request = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("salary")])
+        var request = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("salary")])
         request.fetchBatchSize = 20
         let objects = try context.fetch(request)
         #expect(objects.count == 160)

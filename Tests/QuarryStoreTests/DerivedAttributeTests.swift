@@ -113,8 +113,8 @@ enum DerivedModel {
         }
     }
 
-    static func expr(_ text: String) throws -> QuarrySyntax.Expression { try Parser.parseExpression(text) }
-    static func pred(_ text: String) throws -> QuarrySyntax.Predicate { try Parser.parsePredicate(text) }
+    static func expr(_ text: String) throws -> QueryExpression { try Parser.parseExpression(text) }
+    static func pred(_ text: String) throws -> QueryPredicate { try Parser.parsePredicate(text) }
 }
 
 @Suite("Derived attributes", .serialized)
@@ -241,7 +241,7 @@ struct DerivedAttributeTests {
         let (entity, predicate, sort) = Self.queries[index]
         let store = try DerivedModel.store(engine)
         let request = FetchRequest(entity: entity, predicate: try DerivedModel.pred(predicate),
-                                   sortDescriptors: [SortDescriptor(sort), SortDescriptor("name")])
+                                   sortDescriptors: [QuerySortDescriptor(sort), QuerySortDescriptor("name")])
         let sql = try Context(store: store).fetch(request).map { $0["name"] ?? .null }
         let memory = try Context(store: store).fetch(request, engine: .memory).map { $0["name"] ?? .null }
         #expect(sql == memory, "\(predicate)")

@@ -33,7 +33,7 @@ struct DictionaryTests {
         request.propertiesToFetch = try properties.map { try property($0.0, $0.1) }
         request.propertiesToGroupBy = try groupBy.map { try FetchProperty(keyPath: $0) }
         request.havingPredicate = try having.map { try Parser.parsePredicate($0) }
-        request.sortDescriptors = sorts.map { SortDescriptor($0.hasPrefix("-") ? String($0.dropFirst()) : $0, ascending: !$0.hasPrefix("-")) }
+        request.sortDescriptors = sorts.map { QuerySortDescriptor($0.hasPrefix("-") ? String($0.dropFirst()) : $0, ascending: !$0.hasPrefix("-")) }
         request.returnsDistinctResults = distinct
         #expect(try SQLPlanner.planDictionaries(request, mapping: store.mapping) != nil, "should run in SQL")
         let sql = try store.fetchDictionaries(request, engine: .sql)

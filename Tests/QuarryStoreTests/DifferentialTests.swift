@@ -136,9 +136,9 @@ struct DifferentialTests {
     @Test(arguments: TestEngine.available)
     func sortedFetchesAgree(engine: TestEngine) throws {
         let store = try Self.stores.store(engine)
-        for sorts in [[SortDescriptor("name")], [SortDescriptor("age", ascending: false), SortDescriptor("name")],
-                      [SortDescriptor("department.name"), SortDescriptor("salary", ascending: false)],
-                      [SortDescriptor("name", caseInsensitive: true)], [SortDescriptor("startDate")]] {
+        for sorts in [[QuerySortDescriptor("name")], [QuerySortDescriptor("age", ascending: false), QuerySortDescriptor("name")],
+                      [QuerySortDescriptor("department.name"), QuerySortDescriptor("salary", ascending: false)],
+                      [QuerySortDescriptor("name", caseInsensitive: true)], [QuerySortDescriptor("startDate")]] {
             var request = FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary > 20000"), sortDescriptors: sorts)
             request.fetchLimit = 25
             request.fetchOffset = 5

@@ -229,7 +229,7 @@ struct EngineAgreementTests {
             _ = try store.insert("Employee", values, toOne: ["department": d])
         }
         _ = try store.insert("Department", ["name": .string("Empty")])
-        var request = FetchRequest(entity: "Department", sortDescriptors: [SortDescriptor("name")])
+        var request = FetchRequest(entity: "Department", sortDescriptors: [QuerySortDescriptor("name")])
         request.propertiesToFetch = [try property("operator", "employees.@avg.age"), try property("function", "average:(employees.age)")]
         #expect(try SQLPlanner.planDictionaries(request, mapping: store.mapping) != nil, "should run in SQL")
         for e in [FetchEngine.sql, .memory] {
@@ -249,7 +249,7 @@ struct EngineAgreementTests {
         let store = try Self.stores.store(engine)
         var orders: [Bool: [Int64]] = [:]
         for ascending in [true, false] {
-            let request = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("department", ascending: ascending), SortDescriptor("name")])
+            let request = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("department", ascending: ascending), QuerySortDescriptor("name")])
             let (memory, sql, sqlite) = try outcomes(engine, request)
             #expect(memory == sql)
             #expect(sql == sqlite)
@@ -272,7 +272,7 @@ struct EngineAgreementTests {
     @Test(arguments: TestEngine.available)
     func toOnePropertyIsTheObject(engine: TestEngine) throws {
         let store = try Self.stores.store(engine)
-        var request = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("name")])
+        var request = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("name")])
         request.propertiesToFetch = [try property("name", "name"), try property("department", "department")]
         #expect(try SQLPlanner.planDictionaries(request, mapping: store.mapping) != nil, "should run in SQL")
         func ids(_ rows: [DictionaryRow]) -> [String] {

@@ -130,7 +130,7 @@ struct ExternalBinaryStorageTests {
         try updated.setValue(value, forKey: "photo")
         try context.save()
         _ = try store.batchUpdate(entity: "Item", predicate: try Parser.parsePredicate("name == 'batchUpdated'"),
-                                  set: [("photo", Expression(.constant(value)))])
+                                  set: [("photo", QueryExpression(.constant(value)))])
         try ExternalBinary.expectConsistent(store, files: external ? 5 : 0)
         if engine == .sqlite {
             let classes = try store.database.query("SELECT DISTINCT typeof(\"photo\") FROM \"Item\"", [], as: [.string])
@@ -225,7 +225,7 @@ struct ExternalBinaryStorageTests {
         let path = try ExternalBinary.path()
         defer { ExternalBinary.remove(path) }
         let store = try ExternalBinary.store(engine, path: path)
-        let request = FetchRequest(entity: "Item", sortDescriptors: [SortDescriptor("photo")])
+        let request = FetchRequest(entity: "Item", sortDescriptors: [QuerySortDescriptor("photo")])
         do {
             _ = try store.fetch(request, engine: fetchEngine)
             Issue.record("sorted by an externally stored attribute")
@@ -234,7 +234,7 @@ struct ExternalBinaryStorageTests {
             #expect(d.message.contains("Item.photo allows external storage"), "\(d.message)")
         }
         #expect(throws: Diagnostic.self) { _ = try Context(store: store).fetch(request, engine: fetchEngine) }
-        var dictionaries = FetchRequest(entity: "Item", sortDescriptors: [SortDescriptor("photo")])
+        var dictionaries = FetchRequest(entity: "Item", sortDescriptors: [QuerySortDescriptor("photo")])
         dictionaries.propertiesToFetch = [try FetchProperty(keyPath: "name")]
         #expect(throws: Diagnostic.self) { _ = try store.fetchDictionaries(dictionaries, engine: fetchEngine) }
     }
@@ -261,11 +261,11 @@ struct ExternalBinaryStorageTests {
             try c.save()
         }),
         ("batch update to nil", 2, { store in
-            _ = try store.batchUpdate(entity: "Item", predicate: try Parser.parsePredicate("rank < 4"), set: [("photo", Expression(.constant(.null)))])
+            _ = try store.batchUpdate(entity: "Item", predicate: try Parser.parsePredicate("rank < 4"), set: [("photo", QueryExpression(.constant(.null)))])
         }),
         ("batch update to a long value", 6, { store in
             // One new file per row written, the old ones go.
-            _ = try store.batchUpdate(entity: "Item", predicate: try Parser.parsePredicate("rank <= 4"), set: [("photo", Expression(.constant(.data(ExternalBinary.other))))])
+            _ = try store.batchUpdate(entity: "Item", predicate: try Parser.parsePredicate("rank <= 4"), set: [("photo", QueryExpression(.constant(.data(ExternalBinary.other))))])
         }),
         ("batch delete", 2, { store in _ = try store.batchDelete(entity: "Item", predicate: try Parser.parsePredicate("rank < 4")) }),
         ("batch delete by a compared value", 2, { store in
@@ -556,7 +556,7 @@ struct ExternalBinaryCostTests {
         let replaced = Date()
         for i in 0..<20 {
             _ = try store.batchUpdate(entity: "Item", predicate: try Parser.parsePredicate("name == %@", arguments: [.string("v\(i)")]),
-                                      set: [("photo", Expression(.constant(.data(Array(repeating: 9, count: 8)))))])
+                                      set: [("photo", QueryExpression(.constant(.data(Array(repeating: 9, count: 8)))))])
         }
         print(String(format: "external-cost sweep beside 10,000 files: %.1f ms per update replacing one file",
                      Date().timeIntervalSince(replaced) / 20 * 1000))

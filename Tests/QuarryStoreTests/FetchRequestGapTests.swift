@@ -45,8 +45,8 @@ struct FetchRequestGapTests {
         var written = FetchRequest(entity: c.2, predicate: try c.3.map { try Parser.parsePredicate($0) }, fetchLimit: c.4)
         #expect(fromTemplate.entity == written.entity && fromTemplate.predicate.map(Printer.format) == written.predicate.map(Printer.format))
         #expect(fromTemplate.fetchLimit == c.4)
-        fromTemplate.sortDescriptors = [SortDescriptor("name")]
-        written.sortDescriptors = [SortDescriptor("name")]
+        fromTemplate.sortDescriptors = [QuerySortDescriptor("name")]
+        written.sortDescriptors = [QuerySortDescriptor("name")]
         let expected = try store.fetch(written).map(\.id)
         #expect(!expected.isEmpty)
         for e in FetchEngine.allCases {

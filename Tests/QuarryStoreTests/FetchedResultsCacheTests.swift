@@ -82,7 +82,7 @@ struct FetchedResultsCacheTests {
         try c.performFetch()
         #expect(!c.lastFetchUsedCache)
         #expect(layout(c) == ["Ops: Cy", "Sales: Ann Bob Émile"])
-        c.fetchRequest.sortDescriptors = [SortDescriptor("department.name", ascending: false), SortDescriptor("name")]
+        c.fetchRequest.sortDescriptors = [QuerySortDescriptor("department.name", ascending: false), QuerySortDescriptor("name")]
         try c.performFetch()
         #expect(!c.lastFetchUsedCache)
         #expect(layout(c) == ["Sales: Ann Bob Émile", "Ops: Cy"])

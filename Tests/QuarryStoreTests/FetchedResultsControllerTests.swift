@@ -45,7 +45,7 @@ func peopleStore(_ people: [(String, Int64?, String?)]) throws -> (SQLStore, [St
 
 func employees(sortedBy keys: [String], predicate: String? = nil) throws -> FetchRequest {
     FetchRequest(entity: "Employee", predicate: try predicate.map { try Parser.parsePredicate($0) },
-                 sortDescriptors: keys.map { SortDescriptor($0) })
+                 sortDescriptors: keys.map { QuerySortDescriptor($0) })
 }
 
 func layout(_ c: FetchedResultsController) -> [String] {
@@ -159,7 +159,7 @@ struct FetchedResultsSectionTests {
         let c = FetchedResultsController(fetchRequest: try employees(sortedBy: ["name"]), context: Context(store: store))
         try c.performFetch()
         #expect(names(c.fetchedObjects!) == ["Ann", "Cy", "Zoë", "bob", "Émile", "佐藤"])
-        c.fetchRequest.sortDescriptors = [SortDescriptor("name", ascending: false)]
+        c.fetchRequest.sortDescriptors = [QuerySortDescriptor("name", ascending: false)]
         c.fetchRequest.predicate = try Parser.parsePredicate("age >= 41")
         try c.performFetch()
         #expect(names(c.fetchedObjects!) == ["佐藤", "Émile", "bob"])

@@ -11,7 +11,7 @@ import Testing
 @Suite("Fetched results: random edits keep index paths consistent", .serialized)
 struct FetchedResultsPropertyTests {
     struct Setup: CustomStringConvertible, Sendable {
-        var sorts: [QuarrySQL.SortDescriptor]
+        var sorts: [QuarrySQL.QuerySortDescriptor]
         var section: String?
         var predicate: String?
         var limit: Int? = nil
@@ -19,12 +19,12 @@ struct FetchedResultsPropertyTests {
     }
 
     static let setups: [Setup] = [
-        Setup(sorts: [SortDescriptor("name")], section: nil, predicate: "salary > 60000"),
-        Setup(sorts: [SortDescriptor("age"), SortDescriptor("name", ascending: false)], section: "age", predicate: nil),
-        Setup(sorts: [SortDescriptor("active", ascending: false), SortDescriptor("salary")], section: "active", predicate: "age > 30 OR age == nil"),
-        Setup(sorts: [SortDescriptor("department.name"), SortDescriptor("name", caseInsensitive: true)], section: "department.name",
+        Setup(sorts: [QuerySortDescriptor("name")], section: nil, predicate: "salary > 60000"),
+        Setup(sorts: [QuerySortDescriptor("age"), QuerySortDescriptor("name", ascending: false)], section: "age", predicate: nil),
+        Setup(sorts: [QuerySortDescriptor("active", ascending: false), QuerySortDescriptor("salary")], section: "active", predicate: "age > 30 OR age == nil"),
+        Setup(sorts: [QuerySortDescriptor("department.name"), QuerySortDescriptor("name", caseInsensitive: true)], section: "department.name",
               predicate: "salary BETWEEN {20000, 150000}"),
-        Setup(sorts: [SortDescriptor("salary", ascending: false)], section: nil, predicate: nil, limit: 25),
+        Setup(sorts: [QuerySortDescriptor("salary", ascending: false)], section: nil, predicate: nil, limit: 25),
     ]
 
     static let cases: [(Setup, UInt64)] = setups.flatMap { s in (1...8).map { (s, UInt64($0)) } }

@@ -56,7 +56,7 @@ struct FoldedClaimTests {
     func aBulkSaveWritesEachRowOnceAndRaisesItsVersionByOne(engine: TestEngine, edit: Edit) throws {
         let (store, ids) = try Self.seeded(engine)
         let context = Context(store: store)
-        let objects = try context.fetch(FetchRequest(entity: "Item", sortDescriptors: [SortDescriptor("n")]))
+        let objects = try context.fetch(FetchRequest(entity: "Item", sortDescriptors: [QuerySortDescriptor("n")]))
         #expect(objects.count == Self.count)
         for o in objects { try edit.apply(o) }
         let before = store.database.changeCounter
@@ -87,7 +87,7 @@ struct FoldedClaimTests {
                 let (store, ids) = try Self.seeded(engine)
                 let context = Context(store: store)
                 context.mergePolicy = policy
-                let objects = try context.fetch(FetchRequest(entity: "Item", sortDescriptors: [SortDescriptor("n")]))
+                let objects = try context.fetch(FetchRequest(entity: "Item", sortDescriptors: [QuerySortDescriptor("n")]))
                 for o in objects { try edit.apply(o) }
                 // Another writer changes one row after the read.
                 let theirs = ids[position]
@@ -130,7 +130,7 @@ struct FoldedClaimTests {
             let (store, ids) = try Self.seeded(engine)
             let context = Context(store: store)
             context.mergePolicy = policy
-            let objects = try context.fetch(FetchRequest(entity: "Item", sortDescriptors: [SortDescriptor("n")]))
+            let objects = try context.fetch(FetchRequest(entity: "Item", sortDescriptors: [QuerySortDescriptor("n")]))
             for o in objects { try Edit.oneColumn.apply(o) }
             let gone = ids[50]
             try store.database.run(#"DELETE FROM "Item" WHERE "_pk" = ?"#, [.int(gone.primaryKey)])

@@ -41,7 +41,7 @@ enum Hierarchy {
         return store
     }
 
-    static func request(_ entity: String, _ predicate: String?, sort: [QuarrySQL.SortDescriptor] = [SortDescriptor("name")],
+    static func request(_ entity: String, _ predicate: String?, sort: [QuarrySQL.QuerySortDescriptor] = [QuerySortDescriptor("name")],
                         only: Bool = false) throws -> FetchRequest {
         var r = FetchRequest(entity: entity, predicate: try predicate.map { try Parser.parsePredicate($0) }, sortDescriptors: sort)
         r.includesSubentities = !only
@@ -83,8 +83,8 @@ struct InheritanceTests {
         ("Customer", "ANY team.members.age < 50", ["name"], true, ["Eve:Customer"]),
     ]
 
-    static func sorts(_ keys: [String]) -> [QuarrySQL.SortDescriptor] {
-        keys.map { $0.hasPrefix("-") ? SortDescriptor(String($0.dropFirst()), ascending: false) : SortDescriptor($0) }
+    static func sorts(_ keys: [String]) -> [QuarrySQL.QuerySortDescriptor] {
+        keys.map { $0.hasPrefix("-") ? QuerySortDescriptor(String($0.dropFirst()), ascending: false) : QuerySortDescriptor($0) }
     }
 
     @Test(arguments: TestEngine.available, fetches)
@@ -117,7 +117,7 @@ struct InheritanceTests {
     @Test(arguments: TestEngine.available, teams)
     func toManyToAParentEntity(engine: TestEngine, c: (String, [String])) throws {
         let store = try Self.stores.store(engine)
-        let request = try Hierarchy.request("Team", c.0, sort: [SortDescriptor("title")])
+        let request = try Hierarchy.request("Team", c.0, sort: [QuerySortDescriptor("title")])
         for e in FetchEngine.allCases {
             #expect(try store.fetch(request, engine: e).map { $0.value(forKey: "title") } == c.1.map { .string($0) }, "\(e)")
         }
@@ -146,8 +146,8 @@ struct InheritanceTests {
             return FetchProperty(name: parts[0], expression: try Parser.parseExpression(parts[1]))
         }
         request.propertiesToGroupBy = try c.3.map { try FetchProperty(keyPath: $0) }
-        if c.3.isEmpty && !c.2.contains(where: { $0.contains(":(") }) { request.sortDescriptors = [SortDescriptor("name")] }
-        if !c.3.isEmpty { request.sortDescriptors = [SortDescriptor("team.title")] }
+        if c.3.isEmpty && !c.2.contains(where: { $0.contains(":(") }) { request.sortDescriptors = [QuerySortDescriptor("name")] }
+        if !c.3.isEmpty { request.sortDescriptors = [QuerySortDescriptor("team.title")] }
         for e in FetchEngine.allCases {
             #expect("\(try store.fetchDictionaries(request, engine: e))" == c.4, "\(e)")
         }
@@ -193,8 +193,8 @@ struct InheritanceTests {
         let zed = try context.insert("Manager")
         try zed.setValue(.string("Zed"), forKey: "name")
         try zed.setValue(.int(70), forKey: "age")
-        let all = try Hierarchy.request("Employee", "age > 40", sort: [SortDescriptor("name")])
-        let only = try Hierarchy.request("Employee", "age > 40", sort: [SortDescriptor("name")], only: true)
+        let all = try Hierarchy.request("Employee", "age > 40", sort: [QuerySortDescriptor("name")])
+        let only = try Hierarchy.request("Employee", "age > 40", sort: [QuerySortDescriptor("name")], only: true)
         #expect(try context.fetch(all).map { $0["name"] } == [.string("Bob"), .string("Cat"), .string("Zed")])
         #expect(try context.fetch(only).map { $0["name"] } == [.string("Bob")])
         #expect(try context.count(only) == 1 && context.count(all) == 3)

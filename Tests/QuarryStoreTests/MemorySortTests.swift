@@ -26,7 +26,7 @@ struct MemorySortTests {
 
     static func request(_ sorts: [String], _ predicate: String?) throws -> FetchRequest {
         FetchRequest(entity: "Employee", predicate: try predicate.map { try Parser.parsePredicate($0) },
-                     sortDescriptors: sorts.map { SortDescriptor(String($0.trimmingPrefix("-")), ascending: !$0.hasPrefix("-")) })
+                     sortDescriptors: sorts.map { QuerySortDescriptor(String($0.trimmingPrefix("-")), ascending: !$0.hasPrefix("-")) })
     }
 
     /// The orders of `request`: SQL's, then memory's, from the store, a
@@ -146,8 +146,8 @@ struct MemorySortTests {
             try owner.setValue(animal, forKey: "mascot")
         }
         try context.save()
-        let byAge = FetchRequest(entity: "Animal", sortDescriptors: [SortDescriptor("age", ascending: false)])
-        let byRank = FetchRequest(entity: "Owner", sortDescriptors: [SortDescriptor("rank")])
+        let byAge = FetchRequest(entity: "Animal", sortDescriptors: [QuerySortDescriptor("age", ascending: false)])
+        let byRank = FetchRequest(entity: "Owner", sortDescriptors: [QuerySortDescriptor("rank")])
         #expect((try store.explain(byRank).memorySort != nil) == (engine == .sqlite))
         func text(_ v: Value?) -> String {
             switch v {

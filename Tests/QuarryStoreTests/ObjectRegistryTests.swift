@@ -87,7 +87,7 @@ struct StoreUniquingTests {
     @Test(arguments: [1, 127, 128, 129, 1_000])
     func objectsAreUniqueAndHoldTheirRowsValues(count: Int) throws {
         let store = try Self.store(count)
-        let bySalary = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("salary", ascending: false)])
+        let bySalary = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("salary", ascending: false)])
         let first = try store.fetch(bySalary)
         #expect(first.count == count)
         for object in first {
@@ -100,7 +100,7 @@ struct StoreUniquingTests {
         }
         // Another fetch, another order, part of the rows: the same objects.
         let byKey = try store.fetch(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary < 500"),
-                                                 sortDescriptors: [SortDescriptor("name")]))
+                                                 sortDescriptors: [QuerySortDescriptor("name")]))
         let firstByID = Dictionary(uniqueKeysWithValues: first.map { ($0.id, $0) })
         for object in byKey { #expect(firstByID[object.id] === object) }
         #expect(Set(byKey.map(ObjectIdentifier.init)).count == byKey.count)

@@ -79,7 +79,7 @@ struct OrderedRelationshipTests {
         #expect(OrderedModel.titles(try OrderedModel.playlist(fresh, "rock"), "songs") == ["s3", "s1", "s4"])
         #expect(OrderedModel.titles(try OrderedModel.playlist(fresh, "jazz"), "songs") == ["s5", "s2"])
         #expect(OrderedModel.titles(try OrderedModel.playlist(fresh, "rock"), "tags") == ["t3", "t1"])
-        var request = FetchRequest(entity: "Playlist", sortDescriptors: [SortDescriptor("name")])
+        var request = FetchRequest(entity: "Playlist", sortDescriptors: [QuerySortDescriptor("name")])
         request.relationshipKeyPathsForPrefetching = ["songs", "tags"]
         let prefetching = Context(store: store)
         let prefetched = try prefetching.fetch(request)
@@ -158,7 +158,7 @@ struct OrderedRelationshipTests {
     func subscriptsAgreeInSQLAndMemory(engine: TestEngine, index: Int) throws {
         let (entity, predicate, expected) = Self.subscripts[index]
         let (store, _) = try OrderedModel.store(engine)
-        let request = FetchRequest(entity: entity, predicate: try Parser.parsePredicate(predicate), sortDescriptors: [SortDescriptor("name")])
+        let request = FetchRequest(entity: entity, predicate: try Parser.parsePredicate(predicate), sortDescriptors: [QuerySortDescriptor("name")])
         func names(_ objects: [ManagedObject]) -> [String] { objects.map { if case .string(let s)? = $0["name"] ?? nil { return s } else { return "?" } } }
         #expect(names(try Context(store: store).fetch(request)) == expected, "\(predicate)")
         #expect(names(try Context(store: store).fetch(request, engine: .memory)) == expected, "\(predicate)")

@@ -51,7 +51,7 @@ struct PrefetchTests {
     func prefetchedRelationshipsReadWithoutAQuery(engine: TestEngine, index: Int) throws {
         let (paths, reads, extra) = Self.cases[index]
         let (store, db) = try Self.stores.store(engine).counted()
-        var request = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("name"), SortDescriptor("salary")])
+        var request = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("name"), QuerySortDescriptor("salary")])
         request.relationshipKeyPathsForPrefetching = paths
 
         // Without prefetching, reading runs queries (so "none" below means something).
@@ -78,7 +78,7 @@ struct PrefetchTests {
         let (store, db) = try Self.stores.store(engine).counted()
         let context = Context(store: store)
         context.keyChunkLimit = 7
-        var request = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("name")])
+        var request = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("name")])
         request.relationshipKeyPathsForPrefetching = ["projects"]
         let before = db.count
         let objects = try context.fetch(request)
@@ -131,7 +131,7 @@ struct PrefetchTests {
     @Test(arguments: TestEngine.available)
     func batchesPrefetchAsTheyLoad(engine: TestEngine) throws {
         let (store, db) = try Self.stores.store(engine).counted()
-        var request = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("salary")])
+        var request = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("salary")])
         request.fetchBatchSize = 20
         request.relationshipKeyPathsForPrefetching = ["department", "projects"]
         let reference = Context(store: store)
@@ -171,7 +171,7 @@ struct PrefetchTests {
         let context = Context(store: store)
         let new = try context.insert("Employee")
         try new.setValue(.string("Zed"), forKey: "name")
-        var request = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("name")])
+        var request = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("name")])
         request.relationshipKeyPathsForPrefetching = ["department"]
         let objects = try context.fetch(request)
         #expect(objects.contains(new) && objects.count == 161)
@@ -205,7 +205,7 @@ struct PrefetchTests {
         try setUp.save()
         let (store, db) = try base.counted()
         for (entity, paths) in [("Owner", ["pet", "mascot", "favourites", "pet.owner"]), ("Animal", ["owner", "owner.favourites"])] {
-            var request = FetchRequest(entity: entity, sortDescriptors: [SortDescriptor("name")])
+            var request = FetchRequest(entity: entity, sortDescriptors: [QuerySortDescriptor("name")])
             let reference = Context(store: store)
             let expected = try paths.map { walk(try reference.fetch(request), $0) }
             request.relationshipKeyPathsForPrefetching = paths

@@ -50,7 +50,7 @@ struct RecordTests {
     }
 
     static var sortedByName: FetchRequest {
-        FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("name")])
+        FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("name")])
     }
 
     @Test(arguments: TestEngine.available)

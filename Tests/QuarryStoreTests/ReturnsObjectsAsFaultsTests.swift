@@ -29,7 +29,7 @@ struct ReturnsObjectsAsFaultsTests {
     @Test(arguments: TestEngine.available, cases)
     func faultsAndQueries(engine: TestEngine, c: (Int, Bool, Int, Int, Int)) throws {
         let context = Context(store: try Self.stores.store(engine))
-        var request = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("name")])
+        var request = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("name")])
         request.fetchBatchSize = c.0
         request.returnsObjectsAsFaults = c.1
         #expect(FetchRequest(entity: "Employee").returnsObjectsAsFaults, "true by default, as in Core Data")

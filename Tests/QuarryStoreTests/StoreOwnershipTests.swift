@@ -100,7 +100,7 @@ struct StoreOwnershipTests {
         try {
             let (store, _) = try smallCompany(engine)
             let context = Context(store: store)
-            let employees = try context.fetch(FetchRequest(entity: "Employee", sortDescriptors: [QuarrySQL.SortDescriptor("name")]))
+            let employees = try context.fetch(FetchRequest(entity: "Employee", sortDescriptors: [QuarrySQL.QuerySortDescriptor("name")]))
             let ann = try #require(employees.first)
             let sales = try #require(ann["department"].flatMap(managed))
             #expect(sales["employees"].map(managedObjects)?.contains { $0 === ann } == true)
@@ -123,7 +123,7 @@ struct StoreOwnershipTests {
     /// Fetches everything and reads relationships both ways, so that Ann,
     /// Sales and Apollo reference each other; checks that they do.
     private func loadCycles(_ store: SQLStore) throws -> (StoredObject, StoredObject, StoredObject) {
-        let employees = try store.fetch(FetchRequest(entity: "Employee", sortDescriptors: [QuarrySQL.SortDescriptor("name")]))
+        let employees = try store.fetch(FetchRequest(entity: "Employee", sortDescriptors: [QuarrySQL.QuerySortDescriptor("name")]))
         let ann = try #require(employees.first)
         #expect(ann.value(forKey: "name") == .string("Ann"))
         let sales = try #require(object(ann.value(forKey: "department")))

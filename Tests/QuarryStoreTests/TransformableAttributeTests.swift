@@ -90,7 +90,7 @@ struct TransformableAttributeTests {
         try updated.setValue(value, forKey: key)
         try context.save()
         _ = try store.batchUpdate(entity: "Item", predicate: try Parser.parsePredicate("name == 'batchUpdated'"),
-                                  set: [(key, Expression(.constant(value)))])
+                                  set: [(key, QueryExpression(.constant(value)))])
 
         // Read back: store fetch, a fresh context's fetch, faults, dictionaries.
         store.forgetObjects()
@@ -127,7 +127,7 @@ struct TransformableAttributeTests {
     func prefetchedAndFaultedRelatedObjectsComeDecoded(engine: TestEngine) throws {
         let store = try Transformables.store(engine)
         let context = Context(store: store)
-        var request = FetchRequest(entity: "Box", sortDescriptors: [SortDescriptor("label")])
+        var request = FetchRequest(entity: "Box", sortDescriptors: [QuerySortDescriptor("label")])
         request.relationshipKeyPathsForPrefetching = ["items"]
         let boxes = try context.fetch(request)
         let a = try #require(boxes.first)
@@ -227,7 +227,7 @@ struct TransformableAttributeTests {
     @Test(arguments: TestEngine.available, FetchEngine.allCases)
     func sortsByATransformableAreRefusedOnEveryEngine(engine: TestEngine, fetchEngine: FetchEngine) throws {
         let store = try Transformables.store(engine)
-        let request = FetchRequest(entity: "Item", sortDescriptors: [SortDescriptor("tags")])
+        let request = FetchRequest(entity: "Item", sortDescriptors: [QuerySortDescriptor("tags")])
         do {
             _ = try store.fetch(request, engine: fetchEngine)
             Issue.record("sorted by a transformable")
@@ -236,7 +236,7 @@ struct TransformableAttributeTests {
             #expect(d.message.contains("Item.tags is transformable"))
         }
         #expect(throws: Diagnostic.self) { _ = try Context(store: store).fetch(request, engine: fetchEngine) }
-        var dictionaries = FetchRequest(entity: "Item", sortDescriptors: [SortDescriptor("tags")])
+        var dictionaries = FetchRequest(entity: "Item", sortDescriptors: [QuerySortDescriptor("tags")])
         dictionaries.propertiesToFetch = [try FetchProperty(keyPath: "name")]
         #expect(throws: Diagnostic.self) { _ = try store.fetchDictionaries(dictionaries, engine: fetchEngine) }
     }

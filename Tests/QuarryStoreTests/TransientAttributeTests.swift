@@ -51,7 +51,7 @@ struct TransientAttributeTests {
     @Test(arguments: TestEngine.available, refused)
     func sqlThatNeedsOneIsRefusedNamingIt(engine: TestEngine, c: (String, String?, String?, String?)) throws {
         let store = try Hierarchy.store(engine)
-        var request = try Hierarchy.request(c.0, c.1, sort: c.2.map { [SortDescriptor($0)] } ?? [])
+        var request = try Hierarchy.request(c.0, c.1, sort: c.2.map { [QuerySortDescriptor($0)] } ?? [])
         func expectB007(_ body: () throws -> Void) {
             do {
                 try body()

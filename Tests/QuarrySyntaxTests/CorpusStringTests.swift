@@ -33,7 +33,7 @@ import Testing
     }
 
     enum Either: Equatable {
-        case predicate(QuarrySyntax.Predicate), expression(QuarrySyntax.Expression)
+        case predicate(QueryPredicate), expression(QueryExpression)
 
         var printed: String {
             switch self {

@@ -182,8 +182,8 @@ struct ParserTests {
     @Test func parenthesisedComparisonIsAComparison() throws {
         let p = try Parser.parsePredicate("(available = 1)")
         guard case .comparison(let c) = p.kind else { Issue.record("not a comparison"); return }
-        #expect(c.lhs == Expression(.keyPath(base: nil, path: ["available"])))
-        #expect(c.rhs == Expression(.constant(.int(1))))
+        #expect(c.lhs == QueryExpression(.keyPath(base: nil, path: ["available"])))
+        #expect(c.rhs == QueryExpression(.constant(.int(1))))
     }
 
     @Test func aggregatesOfConstantsAreConstantArrays() throws {

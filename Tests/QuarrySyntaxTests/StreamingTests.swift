@@ -134,8 +134,8 @@ struct StreamingTests {
     @Test(arguments: Keyword.allCases)
     func keysThatSpellKeywordsPrintEscaped(keyword: Keyword) throws {
         for key in [keyword.rawValue, keyword.rawValue.lowercased()] {
-            let tree = Predicate(.comparison(Comparison(Expression(.keyPath(base: nil, path: ["a", key])), .equal,
-                                                        Expression(.constant(.int(1))))))
+            let tree = QueryPredicate(.comparison(Comparison(QueryExpression(.keyPath(base: nil, path: ["a", key])), .equal,
+                                                        QueryExpression(.constant(.int(1))))))
             let printed = Printer.format(tree)
             // `#UTI-EQUALS` would read back as `#UTI` minus `EQUALS`: a
             // hyphenated key prints quoted, as any key that is not a word.
@@ -143,9 +143,9 @@ struct StreamingTests {
             #expect(try Parser.parsePredicate(printed) == tree)
         }
         let nearMiss = keyword.rawValue + "x"
-        let nearMissPrinted = Printer.format(Expression(.keyPath(base: nil, path: [nearMiss])))
+        let nearMissPrinted = Printer.format(QueryExpression(.keyPath(base: nil, path: [nearMiss])))
         #expect(nearMissPrinted == (nearMiss.contains("-") ? "#\"\(nearMiss)\"" : nearMiss))
-        #expect(try Parser.parseExpression(nearMissPrinted) == Expression(.keyPath(base: nil, path: [nearMiss])))
+        #expect(try Parser.parseExpression(nearMissPrinted) == QueryExpression(.keyPath(base: nil, path: [nearMiss])))
     }
 
     @Test func stringLiteralsWithAndWithoutEscapesMix() throws {

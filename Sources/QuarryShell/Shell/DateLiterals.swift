@@ -18,7 +18,7 @@ struct DateLiterals {
         var variables: [String: Entity] = [:]
     }
 
-    func predicate(_ p: QuarrySyntax.Predicate, scope: Scope) -> QuarrySyntax.Predicate {
+    func predicate(_ p: QueryPredicate, scope: Scope) -> QueryPredicate {
         var copy = p
         switch p.kind {
         case .not(let inner): copy.kind = .not(predicate(inner, scope: scope))
@@ -35,7 +35,7 @@ struct DateLiterals {
     }
 
     /// `e` with the predicates and argument lists inside it read the same way.
-    func expression(_ e: QuarrySyntax.Expression, scope: Scope) -> QuarrySyntax.Expression {
+    func expression(_ e: QueryExpression, scope: Scope) -> QueryExpression {
         var copy = e
         switch e.kind {
         case .subquery(let collection, let variable, let inner):
@@ -60,7 +60,7 @@ struct DateLiterals {
 
     /// Whether `e` is a date: a key path ending at a date attribute, or an
     /// aggregate or function (max:, min: …) over one.
-    func isDate(_ e: QuarrySyntax.Expression, _ scope: Scope) -> Bool {
+    func isDate(_ e: QueryExpression, _ scope: Scope) -> Bool {
         switch e.kind {
         case .keyPath(let base, let path):
             guard let start = start(of: base, scope), let last = path.last else { return false }
@@ -72,12 +72,12 @@ struct DateLiterals {
     }
 
     /// The entity a to-many key path (a SUBQUERY's collection) leads to.
-    func entity(at e: QuarrySyntax.Expression, _ scope: Scope) -> Entity? {
+    func entity(at e: QueryExpression, _ scope: Scope) -> Entity? {
         guard case .keyPath(let base, let path) = e.kind, let start = start(of: base, scope) else { return nil }
         return entity(following: path[...], from: start)
     }
 
-    private func start(of base: QuarrySyntax.Expression?, _ scope: Scope) -> Entity? {
+    private func start(of base: QueryExpression?, _ scope: Scope) -> Entity? {
         switch base?.kind {
         case nil, .evaluatedObject?: return scope.object
         case .variable(let name)?: return scope.variables[name]
@@ -96,7 +96,7 @@ struct DateLiterals {
 
     /// A constant (or the items of a list constant, an aggregate, a
     /// function's arguments) read as a date where it is ISO 8601 text.
-    func converted(_ e: QuarrySyntax.Expression) -> QuarrySyntax.Expression {
+    func converted(_ e: QueryExpression) -> QueryExpression {
         func date(_ v: Value) -> Value {
             if case .string(let text) = v, let seconds = DateText.seconds(text) { return .date(seconds) }
             return v

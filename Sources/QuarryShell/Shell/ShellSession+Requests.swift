@@ -36,7 +36,7 @@ extension ShellSession {
     /// checked before the database would refuse it, and a to-one
     /// relationship may be set from an object reference (its foreign key
     /// written for every selected object) — all in one transaction.
-    func batchUpdate(_ name: Name, _ assignments: [(key: Name, value: QuarrySyntax.Expression)], _ predicate: QuarrySyntax.Predicate?) throws(ShellError) -> Int {
+    func batchUpdate(_ name: Name, _ assignments: [(key: Name, value: QueryExpression)], _ predicate: QueryPredicate?) throws(ShellError) -> Int {
         let (attributeSet, changeLinks, p) = try plannedUpdate(name, assignments, predicate)
         let entityName = name.text
         let e = try entity(name)
@@ -82,12 +82,12 @@ extension ShellSession {
     /// What an UPDATE does, checked (UPDATE and EXPLAIN UPDATE share it):
     /// the attribute assignments with constants converted and checked, the
     /// to-one foreign keys to write, and the predicate.
-    func plannedUpdate(_ name: Name, _ assignments: [(key: Name, value: QuarrySyntax.Expression)], _ predicate: QuarrySyntax.Predicate?) throws(ShellError)
-        -> (set: [(String, QuarrySyntax.Expression)], links: [ToOneLink], predicate: QuarrySyntax.Predicate?) {
+    func plannedUpdate(_ name: Name, _ assignments: [(key: Name, value: QueryExpression)], _ predicate: QueryPredicate?) throws(ShellError)
+        -> (set: [(String, QueryExpression)], links: [ToOneLink], predicate: QueryPredicate?) {
         let e = try entity(name)
         let model = try currentModel()
         let s = try store()
-        var set: [(String, QuarrySyntax.Expression)] = []
+        var set: [(String, QueryExpression)] = []
         var constants: [(key: Name, value: Value?)] = []
         var links: [ToOneLink] = []
         for (key, value) in assignments {
@@ -114,12 +114,12 @@ extension ShellSession {
                 error.stage = "bind"
                 throw error
             }
-            var expression: QuarrySyntax.Expression
+            var expression: QueryExpression
             do { expression = try value.substituting(variables) } catch { throw ShellError(error) }
             if case .constant(let v) = expression.kind {
                 let converted = attributeValue(v, for: a)
                 try checkConstant(converted, for: a, of: e, at: value.span)
-                expression = QuarrySyntax.Expression(.constant(converted), span: expression.span)
+                expression = QueryExpression(.constant(converted), span: expression.span)
                 constants.append((key, converted))
             } else {
                 constants.append((key, nil))
@@ -141,7 +141,7 @@ extension ShellSession {
         s.forgetObjects()
     }
 
-    func batchDelete(_ name: Name, _ predicate: QuarrySyntax.Predicate?) throws(ShellError) -> Int {
+    func batchDelete(_ name: Name, _ predicate: QueryPredicate?) throws(ShellError) -> Int {
         _ = try entity(name)
         let p = try substitute(predicate, entity: name.text)
         if let watch { return try storeCall { s in try watch.batchDelete(s, entity: name.text, predicate: p) } }

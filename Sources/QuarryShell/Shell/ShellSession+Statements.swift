@@ -79,16 +79,16 @@ extension ShellSession {
 
     /// `p` with `$variables` replaced; with `entity`, ISO 8601 text compared
     /// to a date attribute is read as the date (ShellSession+WriteRules.swift).
-    func substitute(_ p: QuarrySyntax.Predicate?, entity: String? = nil) throws(ShellError) -> QuarrySyntax.Predicate? {
+    func substitute(_ p: QueryPredicate?, entity: String? = nil) throws(ShellError) -> QueryPredicate? {
         guard let p else { return nil }
-        let substituted: QuarrySyntax.Predicate
+        let substituted: QueryPredicate
         do { substituted = try p.substituting(variables) } catch { throw ShellError(error) }
         guard let entity else { return substituted }
         return readingDates(substituted, entity: entity, model: try currentModel())
     }
 
     /// An expression with no object: `EVAL`, `SET`, INSERT values.
-    func constant(_ e: QuarrySyntax.Expression) throws(ShellError) -> Value {
+    func constant(_ e: QueryExpression) throws(ShellError) -> Value {
         do {
             return try Evaluator.compile(e.substituting(variables), options: evaluationOptions()).evaluate(.null, variables: variables)
         } catch {
@@ -142,8 +142,8 @@ extension ShellSession {
         return result
     }
 
-    func sortDescriptors(_ items: [SortItem]) -> [SortDescriptor] {
-        items.map { SortDescriptor($0.keyPath, ascending: $0.ascending) }
+    func sortDescriptors(_ items: [SortItem]) -> [QuerySortDescriptor] {
+        items.map { QuerySortDescriptor($0.keyPath, ascending: $0.ascending) }
     }
 
     // MARK: - FETCH
@@ -167,7 +167,7 @@ extension ShellSession {
     /// `INSERT Entity {key: value, ...}`: one object, inserted and saved
     /// through a context of its own, so the model's rules apply exactly as
     /// in a save (ShellSession+WriteRules.swift words the refusals).
-    func insert(_ name: Name, _ values: [(key: Name, value: QuarrySyntax.Expression)]) throws(ShellError) -> ResultSet {
+    func insert(_ name: Name, _ values: [(key: Name, value: QueryExpression)]) throws(ShellError) -> ResultSet {
         let e = try entity(name)
         let model = try currentModel()
         let s = try store()
@@ -228,7 +228,7 @@ extension ShellSession {
     /// what the library refuses (with `.watch`'s codes: ShellSession+Watch.swift)
     /// and names sections as it does (nil is "", true is "1", index titles
     /// from the name).
-    func sections(_ name: Name, _ keyPath: Name, _ predicate: QuarrySyntax.Predicate?, _ sort: [SortItem]) throws(ShellError) -> StatementOutput {
+    func sections(_ name: Name, _ keyPath: Name, _ predicate: QueryPredicate?, _ sort: [SortItem]) throws(ShellError) -> StatementOutput {
         let e = try entity(name)
         let firstSort = try checkSectioned(e, keyPath: keyPath, sort: sort, noSort: ShellError(
             .badDotArgument, "SECTIONS needs SORT BY: a section is a run of objects with equal keys in that order",

@@ -17,7 +17,7 @@ extension ShellSession {
         }
     }
 
-    private func templateFetch(_ name: Name, _ bindings: [(variable: Name, value: QuarrySyntax.Expression)]) throws(ShellError) -> FetchStatement {
+    private func templateFetch(_ name: Name, _ bindings: [(variable: Name, value: QueryExpression)]) throws(ShellError) -> FetchStatement {
         let model = try currentModel()
         var values = variables
         for (variable, value) in bindings { values[variable.text] = try constant(value) }

@@ -71,7 +71,7 @@ extension ShellSession {
     /// `predicate` with ISO 8601 text compared to a date attribute read as
     /// that date (DateLiterals.swift), so a date copied from the shell's
     /// output finds its objects.
-    func readingDates(_ predicate: QuarrySyntax.Predicate, entity: String, model: Model) -> QuarrySyntax.Predicate {
+    func readingDates(_ predicate: QueryPredicate, entity: String, model: Model) -> QueryPredicate {
         guard let e = model.entity(named: entity) else { return predicate }
         return DateLiterals(model: model).predicate(predicate, scope: DateLiterals.Scope(object: e))
     }
@@ -181,7 +181,7 @@ extension ShellSession {
     /// in the database's unique indexes). Constraints the check cannot
     /// judge are left to the database, and `databaseMessage` words its
     /// refusal.
-    func checkUniqueness(_ e: Entity, set: [(key: Name, value: Value?)], predicate: QuarrySyntax.Predicate?,
+    func checkUniqueness(_ e: Entity, set: [(key: Name, value: Value?)], predicate: QueryPredicate?,
                          in store: SQLStore) throws(ShellError) {
         let model = store.model
         let root = e.ancestors(in: model).last?.name ?? e.name
@@ -219,9 +219,9 @@ extension ShellSession {
                 guard !after.isEmpty else { continue }
                 // Another object (not updated) holding the same values already.
                 let selectedIDs = Set(selected.map(\.id))
-                let sameConstants = QuarrySyntax.Predicate(.and(constants.sorted { $0.key < $1.key }.map { key, value in
-                    QuarrySyntax.Predicate(.comparison(Comparison(QuarrySyntax.Expression(.keyPath(base: nil, path: [key])), .equal,
-                                                                  QuarrySyntax.Expression(.constant(value)))))
+                let sameConstants = QueryPredicate(.and(constants.sorted { $0.key < $1.key }.map { key, value in
+                    QueryPredicate(.comparison(Comparison(QueryExpression(.keyPath(base: nil, path: [key])), .equal,
+                                                                  QueryExpression(.constant(value)))))
                 }))
                 for holder in try store.fetch(FetchRequest(entity: root, predicate: sameConstants)) where !selectedIDs.contains(holder.id) {
                     let values = properties.map { holder.value(forKey: $0) ?? .null }

@@ -77,8 +77,8 @@ final class Watch: FetchedResultsDelegate {
     // MARK: - Merging what the shell's statements did
 
     /// A batch update through the store, its objects merged; returns how many.
-    func batchUpdate(_ store: SQLStore, entity: String, predicate: QuarrySyntax.Predicate?,
-                     set: [(String, QuarrySyntax.Expression)]) throws -> Int {
+    func batchUpdate(_ store: SQLStore, entity: String, predicate: QueryPredicate?,
+                     set: [(String, QueryExpression)]) throws -> Int {
         guard case .objectIDs(let ids) = try store.batchUpdate(entity: entity, predicate: predicate, set: set, resultType: .objectIDs) else {
             return 0
         }
@@ -90,7 +90,7 @@ final class Watch: FetchedResultsDelegate {
     /// A batch delete through the store, every removed object (cascades
     /// included) merged; returns how many objects the predicate selected,
     /// as a plain DELETE reports.
-    func batchDelete(_ store: SQLStore, entity: String, predicate: QuarrySyntax.Predicate?) throws -> Int {
+    func batchDelete(_ store: SQLStore, entity: String, predicate: QueryPredicate?) throws -> Int {
         let deletion = try store.batchDeleteListingCascades(entity: entity, predicate: predicate)
         context.merge(changes: ContextChanges(deleted: Set(deletion.deleted)))
         return deletion.selected.count

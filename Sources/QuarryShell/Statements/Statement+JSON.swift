@@ -9,7 +9,7 @@ extension Statement {
         func items(_ list: [PropertyItem]) -> JSON {
             .array(list.map { .object([("name", .string($0.name)), ("expression", $0.expression.json)]) })
         }
-        func optional(_ p: Predicate?) -> JSON { p?.json ?? .null }
+        func optional(_ p: QueryPredicate?) -> JSON { p?.json ?? .null }
         switch self {
         case .fetch(let f):
             var members: [(String, JSON)] = [("statement", .string("FETCH")), ("entity", .string(f.entity.text)),

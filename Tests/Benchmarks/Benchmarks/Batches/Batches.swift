@@ -22,7 +22,7 @@ import QuarryStore
 nonisolated(unsafe) let store = makeCompanyStore("batches", employees: 1_000_000)
 
 let request: FetchRequest = {
-    var r = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("salary"), SortDescriptor("name")])
+    var r = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("salary"), QuerySortDescriptor("name")])
     r.fetchBatchSize = 1000
     return r
 }()

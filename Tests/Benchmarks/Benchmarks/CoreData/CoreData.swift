@@ -80,9 +80,9 @@ nonisolated(unsafe) let store = try! CoreDataStore.open(path: path, model: try! 
 nonisolated(unsafe) let handConnection = try! SQLiteConnection(path: "file:\(path)?immutable=1", options: .init(readOnly: true, create: false))
 
 let scenarios: [(id: String, request: FetchRequest, handWritten: String, count: Bool)] = [
-    ("C1", FetchRequest(entity: "Item", predicate: try! Parser.parsePredicate("price > 990"), sortDescriptors: [SortDescriptor("name")]),
+    ("C1", FetchRequest(entity: "Item", predicate: try! Parser.parsePredicate("price > 990"), sortDescriptors: [QuerySortDescriptor("name")]),
      "SELECT Z_PK, Z_ENT, ZNAME, ZPRICE, ZCREATED, ZCATEGORY FROM ZITEM WHERE ZPRICE > ? ORDER BY ZNAME", false),
-    ("C2", FetchRequest(entity: "Item", predicate: try! Parser.parsePredicate("price > 500"), sortDescriptors: [SortDescriptor("created")], fetchLimit: 100),
+    ("C2", FetchRequest(entity: "Item", predicate: try! Parser.parsePredicate("price > 500"), sortDescriptors: [QuerySortDescriptor("created")], fetchLimit: 100),
      "SELECT Z_PK, Z_ENT, ZNAME, ZPRICE, ZCREATED, ZCATEGORY FROM ZITEM WHERE ZPRICE > ? ORDER BY ZCREATED LIMIT 100", false),
     ("C3", FetchRequest(entity: "Item", predicate: try! Parser.parsePredicate("category.name == 'Category 7' AND price < 100")),
      "SELECT COUNT(*) FROM ZITEM t0 JOIN ZCATEGORY t1 ON t1.Z_PK = t0.ZCATEGORY WHERE t1.ZNAME = 'Category 7' AND t0.ZPRICE < ?", true),

@@ -60,7 +60,7 @@ let benchmarks: @Sendable () -> Void = {
     _ = store
 
     var top: FetchRequest = FetchRequest(entity: "Employee", predicate: try! Parser.parsePredicate("salary > 100000"),
-                                         sortDescriptors: [SortDescriptor("salary", ascending: false)])
+                                         sortDescriptors: [QuerySortDescriptor("salary", ascending: false)])
     top.fetchLimit = 30
     Benchmark("pg quarry: salary > 100000 sorted, LIMIT 30, objects") { _ in
         store.forgetObjects()
@@ -80,7 +80,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     let grouped: FetchRequest = {
-        var r = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("dept")])
+        var r = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("dept")])
         r.propertiesToFetch = [FetchProperty(name: "dept", expression: try! Parser.parseExpression("department.name")),
                                FetchProperty(name: "avg", expression: try! Parser.parseExpression("average:(salary)"))]
         r.propertiesToGroupBy = [try! FetchProperty(keyPath: "department.name")]

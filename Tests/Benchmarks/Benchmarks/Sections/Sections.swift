@@ -26,7 +26,7 @@ let cacheDirectory: URL = {
     return URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("quarry-sections-cache-\(getpid())")
 }()
 
-let byAge = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("age"), SortDescriptor("salary")])
+let byAge = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("age"), QuerySortDescriptor("salary")])
 
 final class Sink: FetchedResultsDelegate {
     var changes = 0

@@ -34,7 +34,7 @@ nonisolated(unsafe) let store: SQLStore = {
 let filter = "salary > 100000"
 let request: FetchRequest = {
     var r = FetchRequest(entity: "Employee", predicate: try! Parser.parsePredicate(filter))
-    r.sortDescriptors = [SortDescriptor("salary", ascending: false)]
+    r.sortDescriptors = [QuerySortDescriptor("salary", ascending: false)]
     return r
 }()
 
@@ -83,7 +83,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     let perDepartment: FetchRequest = {
-        var r = FetchRequest(entity: "Department", sortDescriptors: [SortDescriptor("name")])
+        var r = FetchRequest(entity: "Department", sortDescriptors: [QuerySortDescriptor("name")])
         r.propertiesToFetch = [try! FetchProperty(keyPath: "name"),
                                FetchProperty(name: "headcount", expression: try! Parser.parseExpression("count:(employees)")),
                                FetchProperty(name: "avg", expression: try! Parser.parseExpression("average:(employees.salary)"))]
@@ -96,7 +96,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try store.sqlite!.query(#"SELECT d."name", (SELECT COUNT(*) FROM "Employee" e WHERE e."department" = d."_pk"), (SELECT AVG(e."salary") FROM "Employee" e WHERE e."department" = d."_pk") FROM "Department" d ORDER BY d."name""#).count)
     }
     let grouped: FetchRequest = {
-        var r = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("dept")])
+        var r = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("dept")])
         r.propertiesToFetch = [FetchProperty(name: "dept", expression: try! Parser.parseExpression("department.name")),
                                FetchProperty(name: "avg", expression: try! Parser.parseExpression("average:(salary)"))]
         r.propertiesToGroupBy = [try! FetchProperty(keyPath: "department.name")]

@@ -43,7 +43,7 @@ func iterate(_ mode: String) throws {
     guard let model = try SQLStore.storedModel(at: path) else { fail("\(path) holds no model; run make first") }
     let store = try SQLStore(path: path, model: model)
     let context = Context(store: store)
-    var request = FetchRequest(entity: "Employee", sortDescriptors: [SortDescriptor("salary"), SortDescriptor("name")])
+    var request = FetchRequest(entity: "Employee", sortDescriptors: [QuerySortDescriptor("salary"), QuerySortDescriptor("name")])
     var count = 0, checksum = 0
     func read(_ object: ManagedObject) {
         count += 1
