@@ -63,7 +63,14 @@ extension Context {
     /// last = transactions.last?.token ?? last
     /// ```
     public func merge(history: [HistoryTransaction]) {
-        merge(changes: Self.changes(in: history))
+        var changes = Self.changes(in: history)
+        // An object inserted in these transactions that this context already
+        // holds was read after the insert, and any later update is folded
+        // into "inserted": refresh it as updated.
+        let held = changes.inserted.filter { registry[$0] != nil }
+        changes.inserted.subtract(held)
+        changes.updated.formUnion(held)
+        merge(changes: changes)
     }
 
     /// The net effect of `history` on each object: inserted (and maybe

@@ -141,6 +141,23 @@ extension SQLStore {
             try database.run(prefix + Array(repeating: row, count: end - start).joined(separator: ", "), values)
             start = end
         }
+        // Tell listeners in other sessions and processes (PostgreSQL's
+        // NOTIFY is delivered at COMMIT, and not at all on ROLLBACK):
+        // "schema token" on one channel (HistoryNotification).
+        try database.run("SELECT pg_notify('\(HistoryNotification.channel)', current_schema() || ' ' || ?)", [.string(String(token))])
+    }
+}
+
+/// What a PostgreSQL store sends on each history transaction it commits,
+/// for `PostgresHistoryListener` (QuarryPostgres) to hear.
+public enum HistoryNotification {
+    /// The channel every Quarry store notifies on; the payload names the schema.
+    public static let channel = "quarry_history"
+
+    /// The schema and token in a payload ("schema token"), or nil for one that is not Quarry's.
+    public static func parse(_ payload: String) -> (schema: String, token: HistoryToken)? {
+        guard let space = payload.lastIndex(of: " "), let value = Int64(payload[payload.index(after: space)...]) else { return nil }
+        return (String(payload[..<space]), HistoryToken(value))
     }
 }
 

@@ -46,6 +46,10 @@ public final class QueueContext: @unchecked Sendable {
     private let onQueue = DispatchSpecificKey<ObjectIdentifier>()
     private let lock = NSLock()
     private var mergesChanges = false
+    private var mergesHistory = false
+    /// The last history transaction merged into the context (touched on
+    /// `queue` only; StoreContainer+History.swift).
+    var historyMark: HistoryToken?
 
     /// A context over `store` on `queue` (a new serial queue when nil). The
     /// store is handed over: nothing else may use it from now on.
@@ -71,6 +75,16 @@ public final class QueueContext: @unchecked Sendable {
         set { lock.withLock { mergesChanges = newValue } }
     }
 
+    /// Whether each `perform` and `performAndWait` (not nested in another)
+    /// first merges the store's history transactions the context has not
+    /// merged yet — how a context on SQLite, which has no notifications,
+    /// sees other processes' saves when it next reads. Costs a query of the
+    /// history table each time; needs history tracking on in the store.
+    public var mergesHistoryBeforeEachPerform: Bool {
+        get { lock.withLock { mergesHistory } }
+        set { lock.withLock { mergesHistory = newValue } }
+    }
+
     /// Whether the caller is running on this context's queue. For a context
     /// on the main queue, code on the main thread outside any queued block
     /// (a program's top level) counts too; the converse does not hold: once
@@ -93,6 +107,7 @@ public final class QueueContext: @unchecked Sendable {
     ) async throws(Failure) -> T {
         let result: Result<T, Failure> = await withCheckedContinuation { continuation in
             queue.async {
+                self.catchUpIfAsked()
                 continuation.resume(returning: Result { () throws(Failure) -> T in try body(self.context) })
             }
         }
@@ -104,7 +119,15 @@ public final class QueueContext: @unchecked Sendable {
     /// inside another nests instead of deadlocking).
     public func performAndWait<T>(_ body: (Context) throws -> T) rethrows -> T {
         if isOnQueue { return try body(context) }
-        return try queue.sync { try body(context) }
+        return try queue.sync {
+            catchUpIfAsked()
+            return try body(context)
+        }
+    }
+
+    /// On the queue, before a perform's work: the history merge, when asked for.
+    private func catchUpIfAsked() {
+        if mergesHistoryBeforeEachPerform { mergeNewHistory() }
     }
 
     /// Queues `body` and returns at once (Core Data's `perform(_:)`); what

@@ -91,6 +91,7 @@ public final class StoreContainer: @unchecked Sendable {
         // Not through the queue: the context is not shared yet, and the
         // view context's queue (the main one) may not be running.
         context.configureBeforeSharing { inner in
+            context.markHistory(inner)
             _ = inner.addObserver { [weak self, weak context] event in
                 guard case .didSave(let changes) = event, let self, let context else { return }
                 self.deliver(changes, savedBy: context)

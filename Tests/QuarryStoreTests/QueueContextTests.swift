@@ -23,27 +23,44 @@ struct QueueContextTests {
     final class Setup: @unchecked Sendable {
         // @unchecked: set once in init.
         let container: StoreContainer
+        /// Another container over the same database (as another process would open it).
+        let sibling: () throws -> StoreContainer
+        /// The PostgreSQL URL and schema (nil on SQLite).
+        let postgres: (url: PostgresURL, schema: String)?
         private let cleanup: () -> Void
 
-        init(_ engine: TestEngine, viewQueue: DispatchQueue = DispatchQueue(label: "test.view")) throws {
+        /// `history`: the store records persistent history (turned on before any context opens it).
+        init(_ engine: TestEngine, viewQueue: DispatchQueue = DispatchQueue(label: "test.view"), history: Bool = false) throws {
             let model = QueueContextTests.model
             switch engine {
             case .sqlite:
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-queue-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                container = try StoreContainer(path: folder.appendingPathComponent("counters.sqlite").path, model: model,
-                                               viewQueue: viewQueue)
+                let path = folder.appendingPathComponent("counters.sqlite").path
+                if history {
+                    let first = try SQLStore(path: path, model: model)
+                    try first.setHistoryTracking(true)
+                    first.database.close()
+                }
+                container = try StoreContainer(path: path, model: model, viewQueue: viewQueue)
+                sibling = { try StoreContainer(path: path, model: model, viewQueue: DispatchQueue(label: "test.sibling")) }
+                postgres = nil
                 cleanup = { try? FileManager.default.removeItem(at: folder) }
             case .postgres:
                 let first = try PostgresTestEnvironment.freshDatabase()
                 let schema = first.schema
+                let url = try PostgresTestEnvironment.requireURL()
                 // The first connection makes the tables, before any context opens one.
-                _ = try SQLStore(postgres: first, model: model)
-                container = try StoreContainer(model: model, viewQueue: viewQueue) {
+                let store = try SQLStore(postgres: first, model: model)
+                if history { try store.setHistoryTracking(true) }
+                let open: @Sendable () throws -> SQLStore = {
                     var options = PostgresDatabase.Options()
                     options.schema = schema
-                    return try SQLStore(postgres: try PostgresDatabase(url: try PostgresTestEnvironment.requireURL(), options: options), model: model)
+                    return try SQLStore(postgres: try PostgresDatabase(url: url, options: options), model: model)
                 }
+                container = try StoreContainer(model: model, viewQueue: viewQueue, opening: open)
+                sibling = { try StoreContainer(model: model, viewQueue: DispatchQueue(label: "test.sibling"), opening: open) }
+                postgres = (url, schema)
                 cleanup = {
                     _ = try? first.run("DROP SCHEMA IF EXISTS \(PostgresIdentifier.quoted(schema)) CASCADE", [])
                     first.close()
@@ -249,6 +266,107 @@ struct QueueContextTests {
         for _ in 0..<200 where gone != nil { try await Task.sleep(for: .milliseconds(10)) }
         #expect(gone == nil)
         #expect(fixture.container.liveContexts.map(\.name) == ["view"])
+    }
+
+    /// Reads `id`'s value in `context` until it is `expected` (or 10 s pass).
+    static func waitForValue(_ context: QueueContext, _ id: ObjectID, _ expected: Value) async throws -> Value? {
+        var seen: Value?
+        for _ in 0..<1_000 {
+            seen = await context.perform { $0.object(with: id)["value"] }
+            if seen == expected { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return seen
+    }
+
+    @Test(HangGuard.timeLimit(), arguments: TestEngine.available.filter { $0 == .postgres })
+    func anotherSessionsCommitReachesAListeningContainer(engine: TestEngine) async throws {
+        let setup = try Setup(engine, history: true)
+        guard let postgres = setup.postgres else { return }
+        let here = setup.container, there = try setup.sibling(), deaf = try setup.sibling()
+        let id = try await Self.insertCounter(there.viewContext, "c", 1)
+        for container in [here, deaf] {
+            container.viewContext.automaticallyMergesChanges = true
+            #expect(await container.viewContext.perform { $0.object(with: id)["value"] } == .int(1))
+        }
+        var options = PostgresDatabase.Options()
+        options.schema = postgres.schema
+        let listener = try here.listenForHistory(url: postgres.url, options: options)
+        defer { listener.stop() }
+        #expect(listener.schema == postgres.schema)
+        // Another container — another session, as another process's would be — saves.
+        try await there.performBackgroundTask { context in
+            try context.object(with: id).setValue(.int(5), forKey: "value")
+            try context.save()
+        }
+        #expect(try await Self.waitForValue(here.viewContext, id, .int(5)) == .int(5), "the listening container never merged the commit")
+        // A container that does not listen merges its own contexts' saves only.
+        #expect(await deaf.viewContext.perform { $0.object(with: id)["value"] } == .int(1))
+    }
+
+    @Test(HangGuard.timeLimit(), arguments: TestEngine.available.filter { $0 == .postgres })
+    func aListenerHearsItsSchemaOnlyAndNoRollback(engine: TestEngine) async throws {
+        let mine = try Setup(engine, history: true), theirs = try Setup(engine, history: true)
+        guard let postgres = mine.postgres else { return }
+        let heard = Heard()
+        var options = PostgresDatabase.Options()
+        options.schema = postgres.schema
+        let listener = try PostgresHistoryListener(url: postgres.url, options: options) { heard.add($0) }
+        defer { listener.stop() }
+        // Another schema's commit, then a rolled-back save here, then a commit
+        // here: notifications come in commit order, so once the last is heard
+        // the others would have been.
+        _ = try await Self.insertCounter(theirs.container.viewContext, "theirs", 1)
+        let failing = try mine.container.newBackgroundContext()
+        let rolledBack = await failing.perform { context in
+            do {
+                try context.store.database.inTransaction {
+                    _ = try context.store.insert("Counter", ["name": "rolled back", "value": 0])
+                    throw Abandon()
+                }
+                return false
+            } catch { return error is Abandon }
+        }
+        #expect(rolledBack)
+        let id = try await Self.insertCounter(mine.container.viewContext, "mine", 1)
+        for _ in 0..<1_000 where heard.tokens.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(heard.tokens.count == 1, "heard \(heard.tokens)")
+        let last = try await mine.container.viewContext.perform { try $0.store.lastHistoryToken() }
+        #expect(heard.tokens == [last].compactMap { $0 })
+        #expect(try await mine.container.viewContext.perform { try $0.count(FetchRequest(entity: "Counter")) } == 1)
+        _ = id
+    }
+
+    struct Abandon: Error {}
+
+    /// Tokens a listener heard, from its event-loop thread.
+    final class Heard: @unchecked Sendable {
+        // @unchecked: guarded by `lock`.
+        private let lock = NSLock()
+        private var list: [HistoryToken] = []
+        func add(_ token: HistoryToken) { lock.withLock { list.append(token) } }
+        var tokens: [HistoryToken] { lock.withLock { list } }
+    }
+
+    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    func aContextCanCatchUpWithTheHistoryBeforeEachPerform(engine: TestEngine) async throws {
+        let setup = try Setup(engine, history: true)
+        let here = setup.container, there = try setup.sibling()
+        let id = try await Self.insertCounter(there.viewContext, "c", 1)
+        let catching = try here.newBackgroundContext(name: "catching")
+        catching.mergesHistoryBeforeEachPerform = true
+        let plain = here.viewContext
+        for context in [catching, plain] {
+            #expect(await context.perform { $0.object(with: id)["value"] } == .int(1))
+        }
+        try await there.performBackgroundTask { context in
+            try context.object(with: id).setValue(.int(9), forKey: "value")
+            try context.save()
+        }
+        // The next perform reads the transaction first; a context not asking keeps what it read.
+        #expect(await catching.perform { $0.object(with: id)["value"] } == .int(9))
+        #expect(catching.performAndWait { $0.object(with: id)["value"] } == .int(9))
+        #expect(await plain.perform { $0.object(with: id)["value"] } == .int(1))
     }
 
     @Test
