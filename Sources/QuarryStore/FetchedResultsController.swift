@@ -40,8 +40,14 @@ public final class FetchedResultsController {
     public var cacheDirectory: URL = FetchedResultsController.defaultCacheDirectory
     /// Setting a delegate turns change tracking on; nil turns it off.
     public weak var delegate: (any FetchedResultsDelegate)? {
-        didSet { startTracking() }
+        didSet {
+            // Another delegate ends a `changeSets()` stream.
+            if let changeStream, delegate !== changeStream { self.changeStream = nil }
+            startTracking()
+        }
     }
+    /// The delegate `changeSets()` installed, kept here (the delegate is weak).
+    var changeStream: FetchedResultsChangeStream?
 
     /// Whether the last `performFetch()` took its sections from the cache.
     public internal(set) var lastFetchUsedCache = false

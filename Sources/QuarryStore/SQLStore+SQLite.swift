@@ -40,14 +40,17 @@ extension SQLStore {
     ///
     /// `layout`: the names a new store is created with (an export copies
     /// its source's, StoreExport.swift); an existing store keeps its own.
+    /// `busyTimeout`: seconds a write waits for another connection's lock
+    /// (default: the connection's, 5).
     public convenience init(path: String, model: Model, modelFile: String? = nil, migration: MigrationPolicy = .none,
-                            layout: StoreLayoutRecord? = nil) throws {
+                            layout: StoreLayoutRecord? = nil, busyTimeout: Double? = nil) throws {
         // Before SQLite touches the path: a FIFO would block the open, and a
         // name the databases refuse would leave a stub file behind.
         try StorePathCheck.check(path)
         try model.validateStorageNames()
         if let refusal = try SQLiteFileInspection.kind(of: path).refusal(path: path) { throw refusal }
         let connection = path == ":memory:" ? try SQLiteConnection.inMemory() : try SQLiteConnection(path: path)
+        if let busyTimeout { connection.busyTimeout = busyTimeout }
         try self.init(database: connection, model: model, modelFile: modelFile, migration: migration, layout: layout)
     }
 

@@ -48,11 +48,7 @@ public final class StoreContainer: @unchecked Sendable {
         guard path != ":memory:", !path.isEmpty else { throw ContainerError.privateDatabase(path: path) }
         let first = try SQLStore(path: path, model: model, migration: migration)
         first.database.close()
-        try self.init(model: model, viewQueue: viewQueue) {
-            let store = try SQLStore(path: path, model: model)
-            (store.database as? SQLiteConnection)?.busyTimeout = busyTimeout
-            return store
-        }
+        try self.init(model: model, viewQueue: viewQueue) { try SQLStore(path: path, model: model, busyTimeout: busyTimeout) }
     }
 
     /// A container whose contexts each get a store from `open` — a new

@@ -138,15 +138,21 @@ struct QueueContextTests {
     }
 
     /// Writers × saves for the counter race: small here, as each save is a
-    /// transaction (a round trip on PostgreSQL).
-    static let writers = 8
-    static func saves(_ engine: TestEngine) -> Int { engine == .sqlite ? 40 : 15 }
+    /// transaction (a round trip on PostgreSQL); QUARRY_QUEUE_STRESS=8x5000
+    /// runs the issue's 8 writers × 5,000 saves on each database.
+    static let stress: (writers: Int, saves: Int)? = {
+        let parts = (ProcessInfo.processInfo.environment["QUARRY_QUEUE_STRESS"] ?? "").split(separator: "x").compactMap { Int($0) }
+        return parts.count == 2 ? (parts[0], parts[1]) : nil
+    }()
+    static let writers = stress?.writers ?? 8
+    static func saves(_ engine: TestEngine) -> Int { stress?.saves ?? (engine == .sqlite ? 40 : 15) }
 
-    @Test(HangGuard.timeLimit(minutes: 3), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: stress == nil ? 3 : 60), arguments: TestEngine.available)
     func eightBackgroundContextsIncrementingOneCounterLoseNothing(engine: TestEngine) async throws {
         let fixture = try Setup(engine)
         let id = try await Self.insertCounter(fixture.container.viewContext, "shared", 0)
         let saves = Self.saves(engine)
+        let started = ContinuousClock.now
         let conflicts = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<Self.writers {
                 let writer = try fixture.container.newBackgroundContext()
@@ -175,6 +181,7 @@ struct QueueContextTests {
             }
             return try await group.reduce(0, +)
         }
+        let elapsed = ContinuousClock.now - started
         let total = Int64(Self.writers * saves)
         let final = try await fixture.container.viewContext.perform { context in
             // The view context inserted the counter and merges nothing: it
@@ -183,7 +190,7 @@ struct QueueContextTests {
             context.refresh(counter, mergeChanges: false)
             return (counter["value"], try context.store.database.rows(#"SELECT "_version" FROM "Counter""#, as: [.int]))
         }
-        print("queue contexts \(engine): \(Self.writers) writers × \(saves) saves, \(conflicts) conflicts retried")
+        print("queue contexts \(engine): \(Self.writers) writers × \(saves) saves, \(conflicts) conflicts retried, \(elapsed)")
         #expect(final.0 == .int(total), "an increment was lost or doubled")
         // Inserted at version 1, raised once by each save.
         #expect(final.1 == [[.int(total + 1)]])
