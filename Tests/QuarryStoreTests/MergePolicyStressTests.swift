@@ -72,7 +72,11 @@ struct MergePolicyStressTests {
 
     /// `saves` increments by one writer under `policy` (retrying on conflict under `.error`).
     static func write(_ store: SQLStore, _ id: ObjectID, policy: MergePolicy, saves: Int) throws -> Tally {
-        let context = Context(store: store)
+        try write(Context(store: store), id, policy: policy, saves: saves)
+    }
+
+    /// The same through a context of the caller's (a queue context's, QueueContextTests).
+    static func write(_ context: Context, _ id: ObjectID, policy: MergePolicy, saves: Int) throws -> Tally {
         context.mergePolicy = policy
         var tally = Tally()
         let counter = context.object(with: id)

@@ -158,24 +158,9 @@ struct QueueContextTests {
                 let writer = try fixture.container.newBackgroundContext()
                 group.addTask {
                     try await writer.perform { context in
-                        // `.error` (the default): a save that finds the row
-                        // changed since it was read throws; read again, retry.
-                        var conflicts = 0
-                        let counter = context.object(with: id)
-                        for _ in 0..<saves {
-                            while true {
-                                guard case .int(let v)? = counter["value"] else { throw ContextError.fetchError("no counter") }
-                                try counter.setValue(.int(v + 1), forKey: "value")
-                                do {
-                                    try context.save()
-                                    break
-                                } catch is MergeConflictError {
-                                    conflicts += 1
-                                    context.refresh(counter, mergeChanges: false)
-                                }
-                            }
-                        }
-                        return conflicts
+                        // `.error`: a save that finds the row changed since
+                        // it was read throws; the writer reads again and retries.
+                        try MergePolicyStressTests.write(context, id, policy: .error, saves: saves).conflicts
                     }
                 }
             }
