@@ -35,8 +35,9 @@ import Foundation
 /// ```
 public final class QueueContext: @unchecked Sendable {
     // @unchecked: `context` — and through it the store, its connection and
-    // every object it registers — is touched only by work running on
-    // `queue`; `mergesChanges` is guarded by `lock`; the rest never changes.
+    // every object it registers — and `historyMark` are touched only by work
+    // running on `queue`; the two flags are guarded by `lock`; the rest
+    // never changes.
     public let queue: DispatchQueue
     public let name: String?
     private let context: Context
@@ -115,8 +116,8 @@ public final class QueueContext: @unchecked Sendable {
     }
 
     /// Runs `body` on the context's queue and waits for it: inline when the
-    /// caller is already on the queue (a `performAndWait` or `perform`
-    /// inside another nests instead of deadlocking).
+    /// caller is already on the queue (a `performAndWait` inside a `perform`
+    /// or another `performAndWait` nests instead of deadlocking).
     public func performAndWait<T>(_ body: (Context) throws -> T) rethrows -> T {
         if isOnQueue { return try body(context) }
         return try queue.sync {

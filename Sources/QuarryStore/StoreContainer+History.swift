@@ -25,7 +25,10 @@ extension StoreContainer {
 }
 
 extension QueueContext {
-    /// On the queue: merges the history after `historyMark`, and moves the mark.
+    /// On the queue: merges the history after `historyMark`, and moves the
+    /// mark. Best effort, like the merge of a save: when the history cannot
+    /// be read (tracking off, a lost connection) the context keeps what it
+    /// holds, the mark stays, and the next call reads from there again.
     func mergeNewHistory() {
         performAndWait { context in
             guard let transactions = try? context.store.history(after: historyMark), let last = transactions.last else { return }

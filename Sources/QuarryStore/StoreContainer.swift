@@ -11,8 +11,9 @@
 // read the saved values next time and drops the deleted ones. A context
 // that is not merging keeps what it read until it refetches or refreshes —
 // as Core Data's do. Saves by anyone else (another process, a store opened
-// outside the container) are not seen this way: persistent history is how
-// to catch up with those (`Context.history(after:)`).
+// outside the container) are not seen this way: they arrive through
+// persistent history (StoreContainer+History.swift: LISTEN/NOTIFY on
+// PostgreSQL, a read before each perform or `mergeHistory()` on SQLite).
 import Dispatch
 import Foundation
 
