@@ -50,12 +50,20 @@ extension Context {
         return result
     }
 
-    /// A batch insert through the store, merged into this context.
+    /// A batch insert through the store, merged into this context;
+    /// `mergePolicy` says what a row colliding with a saved one on a
+    /// uniqueness constraint does (SQLStore+BatchUpsert.swift). Saved rows it
+    /// updated are merged as updates: objects this context holds for them
+    /// read the new values next time.
     @discardableResult
-    public func batchInsert(_ entity: String, objects: [[String: Value]]) throws -> BatchResult {
+    public func batchInsert(_ entity: String, objects: [[String: Value]], mergePolicy: MergePolicy = .error) throws -> BatchResult {
         try refuseInChild("batchInsert")   // Context+Parent.swift
-        let result = try withHistoryOrigin { try store.batchInsert(entity, objects: objects, resultType: .objectIDs) }
-        if automaticallyMergesBatchResults { merge(result, kind: .inserted) }
-        return result
+        var rows = objects.makeIterator()
+        let outcome = try withHistoryOrigin { try store.batchInsertRows(entity, listing: true, mergePolicy: mergePolicy) { rows.next() } }
+        if automaticallyMergesBatchResults {
+            merge(.objectIDs(outcome.inserted), kind: .inserted)
+            if !outcome.updated.isEmpty { merge(.objectIDs(outcome.updated), kind: .updated) }
+        }
+        return outcome.result(.objectIDs)
     }
 }

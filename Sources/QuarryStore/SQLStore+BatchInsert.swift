@@ -42,16 +42,27 @@ public struct BatchInsertError: Error, CustomStringConvertible {
 
 extension SQLStore {
     /// Inserts one object per dictionary (attribute name → value).
+    /// `mergePolicy`: what a row colliding with a saved one on a uniqueness
+    /// constraint does — fail the batch (`.error`, the default), update the
+    /// saved row (`.mergeByPropertyObjectTrump`, an upsert) or leave it
+    /// (`.mergeByPropertyStoreTrump`); SQLStore+BatchUpsert.swift.
     @discardableResult
-    public func batchInsert(_ entity: String, objects: [[String: Value]], resultType: BatchResultType = .count) throws -> BatchResult {
+    public func batchInsert(_ entity: String, objects: [[String: Value]], resultType: BatchResultType = .count,
+                            mergePolicy: MergePolicy = .error) throws -> BatchResult {
         var iterator = objects.makeIterator()
-        return try batchInsert(entity, resultType: resultType) { iterator.next() }
+        return try batchInsert(entity, resultType: resultType, mergePolicy: mergePolicy) { iterator.next() }
     }
 
-    /// Inserts objects until `next` returns nil.
+    /// Inserts objects until `next` returns nil (`mergePolicy` as above).
     @discardableResult
-    public func batchInsert(_ entityName: String, resultType: BatchResultType = .count,
+    public func batchInsert(_ entityName: String, resultType: BatchResultType = .count, mergePolicy: MergePolicy = .error,
                             next: () throws -> [String: Value]?) throws -> BatchResult {
+        try batchInsertRows(entityName, listing: resultType == .objectIDs, mergePolicy: mergePolicy, next: next).result(resultType)
+    }
+
+    /// The batch insert itself; `listing`: list the rows written.
+    func batchInsertRows(_ entityName: String, listing: Bool, mergePolicy: MergePolicy,
+                         next: () throws -> [String: Value]?) throws -> BatchInsertOutcome {
         defer { finishExternalWrites() }   // ExternalBinaryStorage.swift
         try checkWritable()
         let (entity, table) = try insertableEntity(entityName)
@@ -59,19 +70,20 @@ extension SQLStore {
         let attributes = entity.allAttributes(in: model).filter { !$0.isTransient && $0.derivation == nil && mapping.column(for: $0.name, of: entityName) != nil }
         let known = Set(attributes.map(\.name))
         let columns = [SQLIdentifier.quoted(StoreMapping.entityColumn)] + attributes.map { SQLIdentifier.quoted(mapping.column(for: $0.name, of: entityName)!) }
+        let upsert = try batchUpsert(entity, table: table, attributes: attributes, policy: mergePolicy)
         // The INSERT up to its VALUES, kept apart: a multi-row INSERT on
         // the server repeats the row after it (flush).
         let prefix = "INSERT INTO \(SQLIdentifier.quoted(table)) (\(columns.joined(separator: ", "))) VALUES "
-        let sql = prefix + "(\(columns.map { _ in "?" }.joined(separator: ", ")))"
-        var ids: [ObjectID] = []
-        var count = 0
+        let suffix = upsert?.clause ?? ""
+        let sql = prefix + "(\(columns.map { _ in "?" }.joined(separator: ", ")))" + suffix
+        var outcome = BatchInsertOutcome()
         var batch: [(row: Int, arguments: [Value])] = []
         if !database.isInTransaction { database.clearInterruptRequest() }
         try database.inTransaction {
             // With history every new row's key is noted (SQLStore+History.swift).
             let history = beginHistory(.batchInsert)
             defer { endHistory(history) }
-            let listsKeys = resultType == .objectIDs || history != nil
+            let listsKeys = listing || history != nil
             let firstNewKey = try firstNewKeyForNowDerivations(entityName)
             // SQLite: one prepared statement stepped per row. Other drivers
             // reuse their prepared statement for the same SQL text.
@@ -94,16 +106,29 @@ extension SQLStore {
                         if v.isNull && !a.isOptional { throw StoreError.missingValue(key: a.name, entity: entityName) }
                         arguments.append(try storable(v, for: a, entity: entityName))
                     }
-                    if let statement, let sqlite {
+                    if upsert != nil, listsKeys {
+                        // A new row comes back at version 1, an updated one
+                        // above it; a row kept (store trumps) not at all.
+                        for written in try database.query(sql + BatchUpsert.returning, arguments, as: [.int, .int]) {
+                            guard case .int(let key) = written[0], case .int(let version) = written[1] else { continue }
+                            let id = ObjectID(entity: entityName, primaryKey: key)
+                            if version == 1 { outcome.inserted.append(id) } else { outcome.updated.append(id) }
+                            outcome.count += 1
+                        }
+                    } else if let statement, let sqlite {
                         try statement.bind(arguments)
                         _ = try statement.step()
                         statement.reset()
-                        if listsKeys { ids.append(ObjectID(entity: entityName, primaryKey: sqlite.lastInsertRowID)) }
+                        if listsKeys { outcome.inserted.append(ObjectID(entity: entityName, primaryKey: sqlite.lastInsertRowID)) }
+                        outcome.count += upsert == nil ? 1 : sqlite.changes
                     } else if listsKeys {
-                        ids.append(ObjectID(entity: entityName, primaryKey: try database.insertReturningKey(sql, arguments)))
+                        outcome.inserted.append(ObjectID(entity: entityName, primaryKey: try database.insertReturningKey(sql, arguments)))
+                        outcome.count += 1
                     } else {
                         batch.append((row, arguments))
-                        if batch.count == Self.serverBatchRows { try flush(&batch, prefix: prefix, sql: sql, columns: columns.count) }
+                        if batch.count == Self.serverBatchRows {
+                            outcome.count += try flush(&batch, prefix: prefix, suffix: suffix, sql: sql, columns: columns.count)
+                        }
                     }
                 } catch let error as BatchInsertError {
                     throw error   // from a flushed batch: it names its own row
@@ -111,40 +136,42 @@ extension SQLStore {
                     statement?.reset()
                     throw BatchInsertError(row: row, underlying: error)
                 }
-                count += 1
                 row += 1
             }
-            try flush(&batch, prefix: prefix, sql: sql, columns: columns.count)
+            outcome.count += try flush(&batch, prefix: prefix, suffix: suffix, sql: sql, columns: columns.count)
             try recomputeDerivedAfterBatch(entities: [entityName], deleted: false, ownRows: try newRowsForNowDerivations(entityName, before: firstNewKey))
-            for id in ids { history?.draft.note(id, .insert) }
+            for id in outcome.inserted { history?.draft.note(id, .insert) }
+            for id in outcome.updated { history?.draft.note(id, .update, keys: upsert?.keys ?? []) }
             try writeHistory(history)
             // An interrupt between two rows' statements rolls the batch back too.
             try checkInterrupt()
         }
-        switch resultType {
-        case .status: return .status
-        case .count: return .count(count)
-        case .objectIDs: return .objectIDs(ids)
-        }
+        return outcome
     }
 
     static var serverBatchRows: Int { 500 }
 
     /// Inserts the batched rows with one multi-row INSERT in a savepoint; on
     /// failure, finds the offending row by inserting them one at a time.
-    private func flush(_ batch: inout [(row: Int, arguments: [Value])], prefix: String, sql: String, columns: Int) throws {
-        guard !batch.isEmpty else { return }
+    /// Returns the rows written.
+    private func flush(_ batch: inout [(row: Int, arguments: [Value])], prefix: String, suffix: String, sql: String, columns: Int) throws -> Int {
+        guard !batch.isEmpty else { return 0 }
         defer { batch.removeAll(keepingCapacity: true) }
         let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
-        let multi = prefix + Array(repeating: row, count: batch.count).joined(separator: ", ")
+        let multi = prefix + Array(repeating: row, count: batch.count).joined(separator: ", ") + suffix
         do {
-            _ = try database.inTransaction { try database.run(multi, batch.flatMap(\.arguments)) }
+            return try database.inTransaction { try database.run(multi, batch.flatMap(\.arguments)) }
         } catch {
+            var written = 0
             for (index, arguments) in batch {
-                do { _ = try database.inTransaction { try database.run(sql, arguments) } } catch {
+                do { written += try database.inTransaction { try database.run(sql, arguments) } } catch {
                     throw BatchInsertError(row: index, underlying: error)
                 }
             }
+            // An upsert whose rows collide with each other: PostgreSQL
+            // refuses to touch one row twice in one statement, so they were
+            // merged one at a time — in order, as SQLite merges them.
+            guard suffix.isEmpty else { return written }
             throw BatchInsertError(row: batch[0].row, underlying: error)
         }
     }

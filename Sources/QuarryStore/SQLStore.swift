@@ -352,6 +352,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// A store made with an earlier version of the model, opened without
     /// migration: nothing was changed.
     case migrationNeeded(location: String, changes: [String])
+    /// A batch insert asked to merge collisions on a uniqueness constraint
+    /// where its one statement could not do it exactly
+    /// (SQLStore+BatchUpsert.swift): refused before anything ran.
+    case upsertRefused(entity: String, reason: String)
 
     public var description: String {
         switch self {
@@ -385,6 +389,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
                 + "nothing was changed; migrate it with `quarry migrate --store PATH --model MODEL` (or open it with `--migrate`, or `SQLStore(…, migration: .automatic)`)"
         case .readOnly(let location, let reason):
             return "the store at \(location) was opened read-only (\(reason)); nothing was written"
+        case .upsertRefused(let e, let reason):
+            return "a batch insert of \(e) cannot merge rows that collide on a uniqueness constraint: \(reason); nothing was written. Insert through a context with the same merge policy instead"
         case .deleteDenied(let e, let r, let n):
             return "cannot delete: \(e).\(r) has the Deny rule and \(n) related object\(n == 1 ? "" : "s") would be left behind; nothing was deleted"
         }

@@ -14,7 +14,7 @@ extension StoreError: QuarryError {
         case .unknownKey: return DiagnosticCode.unknownKeyInModel.rawValue
         case .typeMismatch: return DiagnosticCode.bindTypeMismatch.rawValue
         case .transientAttribute: return DiagnosticCode.transientInStore.rawValue
-        case .abstractEntity: return DiagnosticCode.invalidRequest.rawValue
+        case .abstractEntity, .upsertRefused: return DiagnosticCode.invalidRequest.rawValue
         case .missingValue, .outOfRange, .deleteDenied: return "R006"
         case .schemaMismatch, .layoutMismatch, .foreignDatabase, .migrationNeeded: return "R002"
         case .readOnly: return "R004"
