@@ -95,6 +95,10 @@ let package = Package(
         // The seeded mutation fuzzer of every reader of untrusted text
         // (issue 19); Scripts/fuzz.sh runs it. Not a product.
         .executableTarget(name: "quarry-fuzz", dependencies: ["QuarryShell", "QuarryFixtures"], path: "Sources/QuarryFuzz"),
+        // The stress writers' loop, and the program that runs it as a
+        // process of its own (MultiProcessStressTests); test tools, not products.
+        .target(name: "QuarryStressWriting", dependencies: ["QuarryStore", "QuarryPostgres"]),
+        .executableTarget(name: "quarry-stress-writer", dependencies: ["QuarryStressWriting", "QuarryPostgres"], path: "Sources/QuarryStressWriter"),
         .testTarget(name: "QuarrySyntaxTests", dependencies: ["QuarrySyntax"]),
         .testTarget(name: "QuarryEvaluationTests", dependencies: ["QuarryEvaluation"]),
         .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell", "QuarryFixtures", "QuarryPostgresTestSupport"]),
@@ -103,7 +107,7 @@ let package = Package(
         .testTarget(name: "QuarryStatementsTests", dependencies: ["QuarryStatements"]),
         .testTarget(name: "QuarrySQLiteTests", dependencies: ["QuarrySQLite"]),
         .testTarget(name: "QuarrySQLTests", dependencies: ["QuarrySQL"]),
-        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryFixtures", "QuarryPostgres", "QuarryPostgresTestSupport"]),
+        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryFixtures", "QuarryPostgres", "QuarryPostgresTestSupport", "QuarryStressWriting"]),
         .testTarget(name: "QuarryFixturesTests", dependencies: ["QuarryFixtures", "QuarryPostgres", "QuarryPostgresTestSupport"]),
         .testTarget(name: "QuarryCoreDataTests", dependencies: ["QuarryCoreData", "QuarryFixtures"]),
         .testTarget(name: "QuarryPostgresTests", dependencies: ["QuarryPostgres", "QuarryPostgresTestSupport"]),

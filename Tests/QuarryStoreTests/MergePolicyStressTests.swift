@@ -15,12 +15,15 @@
 //   at most N × M — as the policy says.
 //
 // Small by default (seconds); QUARRY_MERGE_STRESS=8x5000 runs the issue's
-// 8 writers × 5,000 saves. `versionCheckCost` prints what the check costs
+// 8 writers × 5,000 saves. Each writer runs QuarryStressWriting's
+// CounterWriter, as the queue-context and separate-process stresses do
+// (QueueContextTests, MultiProcessStressTests). `versionCheckCost` prints what the check costs
 // a one-row save (the same saves with and without it, in the same run).
 import Foundation
 import QuarryPostgres
 import QuarryPostgresTestSupport
 import QuarrySQLite
+import QuarryStressWriting
 import Testing
 @testable import QuarryStore
 
@@ -36,6 +39,8 @@ struct MergePolicyStressTests {
         // @unchecked: `open` makes a new connection per call; nothing else is shared.
         let open: () throws -> SQLStore
         let first: SQLStore
+        /// Where it is, for writers in other processes: the file, or the schema.
+        let sqlitePath: String?, postgresSchema: String?
         private let cleanup: () -> Void
 
         init(_ engine: TestEngine) throws {
@@ -46,17 +51,15 @@ struct MergePolicyStressTests {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 let path = folder.appendingPathComponent("counters.sqlite").path
                 first = try SQLStore(path: path, model: model)
-                open = { try SQLStore(database: try SQLiteConnection(path: path, options: .init(busyTimeout: 60)), model: model) }
+                (sqlitePath, postgresSchema) = (path, nil)
+                open = { try CounterWriter.open(sqlitePath: path, postgresURL: nil, postgresSchema: nil) }
                 cleanup = { try? FileManager.default.removeItem(at: folder) }
             case .postgres:
                 let a = try PostgresTestEnvironment.freshDatabase()
                 first = try SQLStore(postgres: a, model: model)
                 let schema = a.schema
-                open = {
-                    var options = PostgresDatabase.Options()
-                    options.schema = schema
-                    return try SQLStore(postgres: try PostgresDatabase(url: try PostgresTestEnvironment.requireURL(), options: options), model: model)
-                }
+                (sqlitePath, postgresSchema) = (nil, schema)
+                open = { try CounterWriter.open(sqlitePath: nil, postgresURL: try PostgresTestEnvironment.requireURL(), postgresSchema: schema) }
                 cleanup = { _ = try? a.run("DROP SCHEMA IF EXISTS \(PostgresIdentifier.quoted(schema)) CASCADE", []) }
             }
         }
@@ -65,40 +68,6 @@ struct MergePolicyStressTests {
             cleanup()
             first.database.close()
         }
-    }
-
-    /// What one writer did: saves that wrote the counter, conflicts met.
-    struct Tally: Sendable { var wrote = 0, conflicts = 0 }
-
-    /// `saves` increments by one writer under `policy` (retrying on conflict under `.error`).
-    static func write(_ store: SQLStore, _ id: ObjectID, policy: MergePolicy, saves: Int) throws -> Tally {
-        try write(Context(store: store), id, policy: policy, saves: saves)
-    }
-
-    /// The same through a context of the caller's (a queue context's, QueueContextTests).
-    static func write(_ context: Context, _ id: ObjectID, policy: MergePolicy, saves: Int) throws -> Tally {
-        context.mergePolicy = policy
-        var tally = Tally()
-        let counter = context.object(with: id)
-        for _ in 0..<saves {
-            while true {
-                guard case .int(let v)? = counter["value"] else { throw ContextError.fetchError("no counter") }
-                try counter.setValue(.int(v + 1), forKey: "value")
-                do {
-                    try context.save()
-                } catch is MergeConflictError {
-                    // Only `.error` throws: read the store's value and try again.
-                    tally.conflicts += 1
-                    context.refresh(counter, mergeChanges: false)
-                    continue
-                }
-                // Whether this save wrote: the object's version is the one it claimed.
-                if case .attribute(.int(let version))? = counter.committed[StoreMapping.versionColumn], version > 0 { tally.wrote += 1 }
-                if policy == .rollback || policy == .mergeByPropertyStoreTrump { context.refresh(counter, mergeChanges: false) }
-                break
-            }
-        }
-        return tally
     }
 
     static var arguments: [(TestEngine, MergePolicy)] {
@@ -117,18 +86,24 @@ struct MergePolicyStressTests {
             nonisolated(unsafe) let store = store
             group.enter()
             Thread {
-                results.set(i, Result { try Self.write(store, id, policy: policy, saves: saves) })
+                results.set(i, Result { try CounterWriter.increment(Context(store: store), id, policy: policy, saves: saves) })
                 group.leave()
             }.start()
         }
         group.wait()
-        let tallies = try results.all.map { try $0!.get() }
+        let conflicts = try results.all.map { try $0!.get() }.reduce(0, +)
         for store in stores { store.database.close() }
         let rows = try shared.first.database.rows(#"SELECT "value", "_version" FROM "Counter" WHERE "_pk" = ?"#, [.int(id.primaryKey)], as: [.int, .int])
         guard case .int(let value)? = rows.first?[0], case .int(let version)? = rows.first?[1] else { Issue.record("no counter row"); return }
         let total = writers * saves
-        let conflicts = tallies.map(\.conflicts).reduce(0, +)
         print("merge stress \(engine) \(policy): \(writers) writers × \(saves) saves: counter \(value), version \(version), \(conflicts) conflicts retried")
+        Self.expectFinal(value: value, version: version, writes: total, policy: policy)
+        let integrity = engine == .sqlite ? try shared.first.database.rows("PRAGMA integrity_check") : [[.string("ok")]]
+        #expect(integrity == [[.string("ok")]])
+    }
+
+    /// What the counter must be after `writes` saves under `policy`.
+    static func expectFinal(value: Int64, version: Int64, writes total: Int, policy: MergePolicy) {
         switch policy {
         case .error:
             #expect(value == Int64(total), "lost or doubled increments")
@@ -142,17 +117,15 @@ struct MergePolicyStressTests {
             #expect(version == Int64(total) + 1)
             #expect(value >= 1 && value <= Int64(total))
         }
-        let integrity = engine == .sqlite ? try shared.first.database.rows("PRAGMA integrity_check") : [[.string("ok")]]
-        #expect(integrity == [[.string("ok")]])
     }
 
     /// Results of threads, each slot written by one thread before the group is left.
     final class Results: @unchecked Sendable {
         private let lock = NSLock()
-        private var slots: [Result<Tally, any Error>?]
+        private var slots: [Result<Int, any Error>?]
         init(_ n: Int) { slots = Array(repeating: nil, count: n) }
-        func set(_ i: Int, _ r: Result<Tally, any Error>) { lock.lock(); slots[i] = r; lock.unlock() }
-        var all: [Result<Tally, any Error>?] { lock.lock(); defer { lock.unlock() }; return slots }
+        func set(_ i: Int, _ r: Result<Int, any Error>) { lock.lock(); slots[i] = r; lock.unlock() }
+        var all: [Result<Int, any Error>?] { lock.lock(); defer { lock.unlock() }; return slots }
     }
 
     /// The same one-row saves with and without the version check, alternated

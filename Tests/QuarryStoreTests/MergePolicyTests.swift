@@ -7,28 +7,15 @@
 import Foundation
 import QuarryPostgres
 import QuarryPostgresTestSupport
+import QuarryStressWriting
 import Testing
 @testable import QuarryStore
 
 @Suite("Merge policies and row versions")
 struct MergePolicyTests {
-    static let yaml = """
-    entities:
-      Counter:
-        attributes:
-          name: { type: string, optional: false }
-          value: { type: integer64, default: 0 }
-          note: { type: string, optional: true }
-          label: { type: string, optional: true }
-        relationships:
-          owner: { to: Owner, inverse: counters }
-      Owner:
-        attributes:
-          name: { type: string }
-        relationships:
-          counters: { to: Counter, many: true, inverse: owner }
-    """
-    static let model = try! ModelReader.read(yaml: yaml, file: "counters.yaml")
+    /// The counters model the stress writers write too (QuarryStressWriting).
+    static let yaml = CounterWriter.yaml
+    static let model = CounterWriter.model
 
     /// A store with one counter: value 1, note "orig", label "orig".
     static func seeded(_ engine: TestEngine) throws -> (SQLStore, ObjectID) {

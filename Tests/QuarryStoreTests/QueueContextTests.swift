@@ -10,6 +10,7 @@ import Foundation
 import QuarryPostgres
 import QuarryPostgresTestSupport
 import QuarrySQLite
+import QuarryStressWriting
 import Testing
 @testable import QuarryStore
 
@@ -160,7 +161,7 @@ struct QueueContextTests {
                     try await writer.perform { context in
                         // `.error`: a save that finds the row changed since
                         // it was read throws; the writer reads again and retries.
-                        try MergePolicyStressTests.write(context, id, policy: .error, saves: saves).conflicts
+                        try CounterWriter.increment(context, id, policy: .error, saves: saves)
                     }
                 }
             }
