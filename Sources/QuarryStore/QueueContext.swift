@@ -54,10 +54,16 @@ public final class QueueContext: @unchecked Sendable {
 
     /// A context over `store` on `queue` (a new serial queue when nil). The
     /// store is handed over: nothing else may use it from now on.
-    public init(store: sending SQLStore, name: String? = nil, queue: DispatchQueue? = nil) {
+    public convenience init(store: sending SQLStore, name: String? = nil, queue: DispatchQueue? = nil) {
+        self.init(context: Context(store: store), name: name, queue: queue)
+    }
+
+    /// Over `context`, made for it and used by nothing else (a child's:
+    /// QueueContext+Child.swift).
+    init(context: Context, name: String?, queue: DispatchQueue?) {
         self.name = name
         self.queue = queue ?? DispatchQueue(label: "quarry.context" + (name.map { ".\($0)" } ?? ""))
-        context = Context(store: store)
+        self.context = context
         context.name = name
         self.queue.setSpecific(key: onQueue, value: ObjectIdentifier(self))
     }
