@@ -23,7 +23,7 @@
 //   as Core Data's inverse maintenance appends it; a NULL written over an
 //   ordering value is refused (it is how the store's `placeLast` says the
 //   next value would pass Int64);
-// - what cannot be written faithfully (a transformable value, an order
+// - what cannot be written faithfully (a value for an app's own transformer, an order
 //   column the store lacks) raises, which fails the statement and rolls
 //   back its transaction: nothing half-written.
 // Every trigger ends by counting the view row in a TEMP table, since SQLite

@@ -156,8 +156,13 @@ struct CoreDataViews {
                           let c = cdColumn[declaring(a.name, from: member).name + "." + a.name] else { continue }
                     var column = Column(name: q, cdTable: cdTable.name, cdColumn: c,
                                         tagged: a.type == .binary && a.allowsExternalBinaryDataStorage)
-                    if a.type == .transformable {
-                        column.unwritable = "\(member.name).\(a.name) is transformable: Quarry cannot write a value Core Data's transformer would read"
+                    // Core Data's own transformers write keyed archives, which
+                    // Quarry writes as Apple's archiver does (checked against
+                    // every archived value of the corpus stores:
+                    // TransformableCorpusTests); an app's own transformer's
+                    // format is the app's.
+                    if a.type == .transformable, let name = a.valueTransformerName, !ValueTransformerRegistry.keyedArchiveNames.contains(name) {
+                        column.unwritable = "\(member.name).\(a.name) is transformable with the app's own transformer '\(name)': Quarry cannot write a value that transformer would read"
                     }
                     columns.append(column)
                 }

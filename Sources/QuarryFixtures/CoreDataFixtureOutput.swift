@@ -12,7 +12,7 @@
 //
 // What cannot be written faithfully is refused and leaves nothing behind: a
 // model whose version hashes Quarry cannot compute (derived attributes), a
-// value the writable store refuses (a transformable). Names Core Data
+// value the writable store refuses (one for an app's own transformer). Names Core Data
 // chooses unpredictably (a many-to-many of an entity with itself) are
 // written as best guessed and reported as warnings. The store's UUID comes
 // from the seed, so one seed gives one file, byte for byte.

@@ -103,6 +103,27 @@ public enum KeyedArchiveValues {
         }
     }
 
+    /// The classes `NSSecureUnarchiveFromData` decodes (its
+    /// `allowedTopLevelClasses`, which also bound what a collection may hold).
+    public static let secureClasses = "NSArray, NSDictionary, NSSet, NSString, NSNumber, NSDate, NSData, NSURL, NSUUID and NSNull"
+
+    /// Throws when `value` holds what `NSSecureUnarchiveFromData` would not
+    /// decode — an ordered set, archived as NSOrderedSet — so that nothing
+    /// is written that Core Data could not read back.
+    public static func checkSecureClasses(_ value: Value) throws {
+        switch value {
+        case .orderedSet:
+            throw ValueTransformerError.unsupported("an ordered set with NSSecureUnarchiveFromData, which decodes only \(secureClasses) "
+                + "(Core Data could not read it back); use an array, or NSKeyedUnarchiveFromData")
+        case .array(let items), .set(let items):
+            for item in items { try checkSecureClasses(item) }
+        case .dictionary(let entries):
+            for item in entries.values { try checkSecureClasses(item) }
+        default:
+            return
+        }
+    }
+
     /// An archive of `value` in NSKeyedArchiver's format that
     /// `NSSecureUnarchiveFromData` and `decode` read back (KeyedArchiveWriter.swift).
     public static func encode(_ value: Value) throws -> [UInt8] {

@@ -63,9 +63,20 @@ public final class ValueTransformerRegistry: @unchecked Sendable {
     /// The name a transformable attribute without one uses (Core Data's default).
     public static let defaultName = "NSSecureUnarchiveFromData"
 
+    /// The names whose transformer is Foundation's keyed archive (Core
+    /// Data's own transformers): what Quarry writes under them, Core Data
+    /// reads. Any other name in a Core Data model is the app's own class.
+    public static let keyedArchiveNames: Set<String> = [defaultName, "NSSecureUnarchiveFromDataTransformer", "NSKeyedUnarchiveFromData"]
+
     public init() {
-        let archive = ClosureTransformer(encode: KeyedArchiveValues.encode, decode: KeyedArchiveValues.decode)
-        for name in [Self.defaultName, "NSSecureUnarchiveFromDataTransformer", "NSKeyedUnarchiveFromData"] { transformers[name] = archive }
+        // The secure transformer's reader allows a fixed list of classes:
+        // what it could not read back is refused when written.
+        let secure = ClosureTransformer(encode: { value in
+            try KeyedArchiveValues.checkSecureClasses(value)
+            return try KeyedArchiveValues.encode(value)
+        }, decode: KeyedArchiveValues.decode)
+        for name in [Self.defaultName, "NSSecureUnarchiveFromDataTransformer"] { transformers[name] = secure }
+        transformers["NSKeyedUnarchiveFromData"] = ClosureTransformer(encode: KeyedArchiveValues.encode, decode: KeyedArchiveValues.decode)
         transformers["JSON"] = JSONValueTransformer()
         transformers["PropertyList"] = PropertyListValueTransformer()
     }

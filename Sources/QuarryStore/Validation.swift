@@ -267,7 +267,10 @@ final class Validator {
         // A transformable value is valid when its transformer can encode it.
         if a.type == .transformable {
             do { _ = try StoreValues.transformed(value, for: a.attribute, entity: entity) } catch {
-                return .typeMismatch(expected: "a value its transformer (\(StoreValues.transformerName(a.attribute))) can encode", got: value.typeName)
+                // The transformer's reason, where it gave one (an ordered set under the secure archive…).
+                var why = ""
+                if case TransformableError.cannotEncode(_, _, _, let reason)? = error as? TransformableError { why = " (\(reason))" }
+                return .typeMismatch(expected: "a value its transformer (\(StoreValues.transformerName(a.attribute))) can encode" + why, got: value.typeName)
             }
             return nil
         }

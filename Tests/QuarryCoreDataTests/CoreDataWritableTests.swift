@@ -7,7 +7,7 @@
 // columns, values as Core Data encodes them, Z_METADATA byte-identical,
 // nothing but Core Data's tables in sqlite_master, integrity_check ok — and
 // the store reopened read-only reads back what was written, on both
-// engines. A refused write (a transformable value) leaves the file as it
+// engines. A refused write (a value for an app's own transformer) leaves the file as it
 // was. On the hand-made store (SyntheticStoreTests: inheritance, a
 // companion column, an ordered to-many, a many-to-many, tagged binary, rows
 // in the -wal) and on corpus stores (Moody's hierarchy; a wire store's
@@ -226,7 +226,7 @@ struct CoreDataWritableTests {
         let scratch = Scratch()
         let modelXML = SyntheticStoreTests.modelXML.replacingOccurrences(
             of: "<entity name=\"Tag\">\n        <attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>",
-            with: "<entity name=\"Tag\">\n        <attribute name=\"extra\" optional=\"YES\" attributeType=\"Transformable\"/>\n        <attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>")
+            with: "<entity name=\"Tag\">\n        <attribute name=\"extra\" optional=\"YES\" attributeType=\"Transformable\" valueTransformerName=\"AppColorTransformer\"/>\n        <attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>")
         #expect(modelXML != SyntheticStoreTests.modelXML)
         let model = try ModelReader.read(xml: modelXML)
         let statements = SyntheticStoreTests.statements.map {
