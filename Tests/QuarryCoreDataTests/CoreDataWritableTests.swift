@@ -224,18 +224,8 @@ struct CoreDataWritableTests {
     /// the store's file and -wal hash the same before and after.
     @Test func aRefusedWriteLeavesTheFileAsItWas() throws {
         let scratch = Scratch()
-        let modelXML = SyntheticStoreTests.modelXML.replacingOccurrences(
-            of: "<entity name=\"Tag\">\n        <attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>",
-            with: "<entity name=\"Tag\">\n        <attribute name=\"extra\" optional=\"YES\" attributeType=\"Transformable\" valueTransformerName=\"AppColorTransformer\"/>\n        <attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>")
-        #expect(modelXML != SyntheticStoreTests.modelXML)
-        let model = try ModelReader.read(xml: modelXML)
-        let statements = SyntheticStoreTests.statements.map {
-            $0.replacingOccurrences(of: "CREATE TABLE ZTAG (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR)",
-                                    with: "CREATE TABLE ZTAG (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZEXTRA BLOB, ZNAME VARCHAR)")
-                .replacingOccurrences(of: "INSERT INTO ZTAG VALUES (1, 4, 1, 'red'), (2, 4, 1, 'blue')",
-                                      with: "INSERT INTO ZTAG VALUES (1, 4, 1, NULL, 'red'), (2, 4, 1, NULL, 'blue')")
-        }
-        let path = try SyntheticStoreTests.make(in: scratch, checkpointed: true, statements: statements)
+        // Tag.extra under an app's own transformer: Quarry cannot write its format.
+        let (path, model) = try TransformableFidelityTests.transformableTagStore(in: scratch, transformer: "AppColorTransformer")
         let store = try SQLStore(coreDataStore: path, model: model, writable: true)
         let hashes = { [Self.sha256(path), Self.sha256(path + "-wal")] }
         let before = hashes()

@@ -53,19 +53,28 @@ import Testing
         #expect(values > 0, "the corpus holds archived values: none were found")
     }
 
-    /// A synthetic store with a transformable `Tag.extra` under the default transformer.
-    static func store(in scratch: Scratch) throws -> (SQLStore, String) {
+    /// The synthetic store (SyntheticStoreTests) with a transformable
+    /// `Tag.extra` (`transformer`: its name, nil for the default), made in
+    /// `scratch`: its path and model.
+    static func transformableTagStore(in scratch: Scratch, transformer: String? = nil) throws -> (path: String, model: Model) {
+        let named = transformer.map { " valueTransformerName=\"\($0)\"" } ?? ""
         let modelXML = SyntheticStoreTests.modelXML.replacingOccurrences(
             of: "<entity name=\"Tag\">\n        <attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>",
-            with: "<entity name=\"Tag\">\n        <attribute name=\"extra\" optional=\"YES\" attributeType=\"Transformable\"/>\n        <attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>")
+            with: "<entity name=\"Tag\">\n        <attribute name=\"extra\" optional=\"YES\" attributeType=\"Transformable\"\(named)/>\n        <attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>")
+        #expect(modelXML != SyntheticStoreTests.modelXML)
         let statements = SyntheticStoreTests.statements.map {
             $0.replacingOccurrences(of: "CREATE TABLE ZTAG (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR)",
                                     with: "CREATE TABLE ZTAG (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZEXTRA BLOB, ZNAME VARCHAR)")
                 .replacingOccurrences(of: "INSERT INTO ZTAG VALUES (1, 4, 1, 'red'), (2, 4, 1, 'blue')",
                                       with: "INSERT INTO ZTAG VALUES (1, 4, 1, NULL, 'red'), (2, 4, 1, NULL, 'blue')")
         }
-        let path = try SyntheticStoreTests.make(in: scratch, checkpointed: true, statements: statements)
-        return (try SQLStore(coreDataStore: path, model: try ModelReader.read(xml: modelXML), writable: true), path)
+        return (try SyntheticStoreTests.make(in: scratch, checkpointed: true, statements: statements), try ModelReader.read(xml: modelXML))
+    }
+
+    /// That store opened writable, under the default transformer.
+    static func store(in scratch: Scratch) throws -> (SQLStore, String) {
+        let (path, model) = try transformableTagStore(in: scratch)
+        return (try SQLStore(coreDataStore: path, model: model, writable: true), path)
     }
 
     static let written: Value = ["colors": ["red", "blue"], "weight": 2.5, "count": 3, "on": true, "id": .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)]
