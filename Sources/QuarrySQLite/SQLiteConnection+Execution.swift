@@ -14,6 +14,23 @@ extension SQLiteConnection {
         try prepareStatement(sql, persistent: false)
     }
 
+    /// The statement for `sql` from the connection's cache (prepared and
+    /// cached on first use), for a caller that binds, steps and resets it
+    /// itself, run after run — a context's save asks for the same UPDATE on
+    /// every save, and compiling it each time cost more than running it.
+    /// A fresh, uncached one when the cached one is being stepped right now
+    /// (a helper's query of the same SQL). Run it to completion and reset it
+    /// before the connection runs anything else, as the helpers do.
+    public func reusableStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        try checkOpen(sql)
+        if let cached = cache.statement(for: sql) {
+            return cached.isInUse ? try prepareStatement(sql, persistent: false) : cached
+        }
+        let statement = try prepareStatement(sql, persistent: true)
+        cache.insert(statement)
+        return statement
+    }
+
     /// Runs one statement to completion (rows, if any, are discarded).
     ///
     /// ```swift

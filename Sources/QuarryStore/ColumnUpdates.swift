@@ -33,7 +33,11 @@ final class ColumnUpdates {
     /// also matches the version, the SET raises it by one, and a run that
     /// changes fewer rows than it was given throws `FoldedClaimMissed`.
     let checksVersions: Bool
-    private let runBatch: (([Value]) throws -> Int)?
+    /// The batched UPDATE, compiled when the first batch is full: a save of
+    /// fewer rows (most saves) never needs it.
+    private let batchSQL: String?
+    private var runBatch: (([Value]) throws -> Int)?
+    private let database: any SQLDatabase
     private let runOne: ([Value]) throws -> Int
     /// Key, value, key, value… of the rows not written yet (then their keys
     /// again, for the IN list, added when the batch is full).
@@ -59,20 +63,19 @@ final class ColumnUpdates {
             let whens = Array(repeating: "WHEN ? THEN ?", count: rows).joined(separator: " ")
             let keys = Array(repeating: "?", count: rows).joined(separator: ", ")
             let held = checksVersions ? " AND \(v) = CASE \(k) \(whens) END" : ""
-            runBatch = try database.preparedCountingRunner("UPDATE \(t) SET \(c) = CASE \(k) \(whens) END\(bump) WHERE \(k) IN (\(keys))\(held)")
+            batchSQL = "UPDATE \(t) SET \(c) = CASE \(k) \(whens) END\(bump) WHERE \(k) IN (\(keys))\(held)"
             self.rows = rows
-            pending.reserveCapacity(5 * rows)
-            if checksVersions { versions.reserveCapacity(2 * rows) }
         } else {
-            runBatch = nil
+            batchSQL = nil
             self.rows = 0
         }
+        self.database = database
     }
 
     /// Sets the column of row `key` to `value` (now, or with its batch);
     /// `version` is the one the context read (ignored without `checksVersions`).
     func add(key: Int64, value: Value, version: Int64 = 0) throws {
-        guard let runBatch else {
+        guard let batchSQL else {
             one[0] = value
             one[1] = .int(key)
             if checksVersions { one[2] = .int(version) }
@@ -92,7 +95,8 @@ final class ColumnUpdates {
                 pending.append(contentsOf: versions)
                 versions.removeAll(keepingCapacity: true)
             }
-            try expect(runBatch(pending), rows)
+            if runBatch == nil { runBatch = try database.preparedCountingRunner(batchSQL) }
+            try expect(runBatch!(pending), rows)
             pending.removeAll(keepingCapacity: true)
         }
     }

@@ -76,9 +76,14 @@ extension SQLiteConnection: SQLDatabase {
     }
 
     public func preparedCountingRunner(_ sql: String) throws -> ([Value]) throws -> Int {
-        let statement = try prepare(sql)
+        // From the statement cache: a save makes its runners anew each time.
+        let statement = try reusableStatement(sql)
         return { arguments in
-            defer { statement.reset() }
+            defer {
+                statement.reset()
+                // As the cache's helpers leave it: no bound copy of a blob kept.
+                statement.clearBindings()
+            }
             try statement.bind(arguments)
             while try statement.step() {}
             return self.changes
