@@ -35,7 +35,7 @@ final class ColumnUpdates {
     let checksVersions: Bool
     /// The batched UPDATE, compiled when the first batch is full: a save of
     /// fewer rows (most saves) never needs it.
-    private let batchSQL: String?
+    private let batchSQL: (() -> String)?
     private var runBatch: (([Value]) throws -> Int)?
     private let database: any SQLDatabase
     private let runOne: ([Value]) throws -> Int
@@ -60,10 +60,14 @@ final class ColumnUpdates {
         one = Array(repeating: .null, count: checksVersions ? 3 : 2)
         let rows = Self.batchRows(database, checksVersions: checksVersions)
         if rows > 1 {
-            let whens = Array(repeating: "WHEN ? THEN ?", count: rows).joined(separator: " ")
-            let keys = Array(repeating: "?", count: rows).joined(separator: ", ")
-            let held = checksVersions ? " AND \(v) = CASE \(k) \(whens) END" : ""
-            batchSQL = "UPDATE \(t) SET \(c) = CASE \(k) \(whens) END\(bump) WHERE \(k) IN (\(keys))\(held)"
+            // Text made only when the first batch fills, like its statement:
+            // building it for every one-row save cost more than the save's UPDATE.
+            batchSQL = {
+                let whens = Array(repeating: "WHEN ? THEN ?", count: rows).joined(separator: " ")
+                let keys = Array(repeating: "?", count: rows).joined(separator: ", ")
+                let held = checksVersions ? " AND \(v) = CASE \(k) \(whens) END" : ""
+                return "UPDATE \(t) SET \(c) = CASE \(k) \(whens) END\(bump) WHERE \(k) IN (\(keys))\(held)"
+            }
             self.rows = rows
         } else {
             batchSQL = nil
@@ -95,7 +99,7 @@ final class ColumnUpdates {
                 pending.append(contentsOf: versions)
                 versions.removeAll(keepingCapacity: true)
             }
-            if runBatch == nil { runBatch = try database.preparedCountingRunner(batchSQL) }
+            if runBatch == nil { runBatch = try database.preparedCountingRunner(batchSQL()) }
             try expect(runBatch!(pending), rows)
             pending.removeAll(keepingCapacity: true)
         }

@@ -87,6 +87,10 @@ public final class Context {
     var claimsRows = true
     /// Results of fetched properties read so far (Context+FetchedProperties.swift).
     var fetchedPropertyCache = FetchedPropertyCache()
+    /// What saves derive from the model once and reuse (ContextWriter.swift,
+    /// Validation.swift): each save makes a new writer and validator.
+    var writerShapes: [String: ContextWriter.EntityShape] = [:]
+    var validationRules: [String: Validator.EntityRules] = [:]
 
     /// What the context's entity infos, and through them its objects, point at (see `ContextLink`).
     let link = ContextLink()

@@ -21,7 +21,12 @@ final class ContextWriter {
     let store: SQLStore
     let mapping: StoreMapping
     let model: Model
-    private var shapes: [String: EntityShape] = [:]
+    /// The shapes by entity: the context's, kept from save to save (they
+    /// follow from the model and mapping alone).
+    private var shapes: [String: EntityShape] {
+        get { context.writerShapes }
+        set { context.writerShapes = newValue }
+    }
     @exclusivity(unchecked) private var lastShape: EntityShape?
     private var updates: [UpdateKey: ([Value]) throws -> Int] = [:]
     @exclusivity(unchecked) private var lastUpdate: (key: UpdateKey, run: ([Value]) throws -> Int)?
@@ -50,7 +55,7 @@ final class ContextWriter {
 
     /// An entity's stored attributes and relationships, by name (a class,
     /// so that reading it once per object copies nothing).
-    private final class EntityShape {
+    final class EntityShape {
         let entity: String
         let table: String?
         /// Non-transient attributes with a column: the attribute and its quoted column.
@@ -70,7 +75,7 @@ final class ContextWriter {
 
     /// A stored attribute and its quoted column (a class: looking one up
     /// hands back a reference, not a copy of the `Attribute` struct).
-    private final class AttributeColumn {
+    final class AttributeColumn {
         let name: String
         let type: AttributeType
         let column: String

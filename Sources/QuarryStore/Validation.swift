@@ -86,7 +86,13 @@ final class Validator {
     /// Off for a child context's save: uniqueness is the store's to judge,
     /// when the parent saves (as in Core Data, Context+Parent+Saving.swift).
     var checksUniqueness = true
-    private var rulesByEntity: [String: EntityRules] = [:]
+    /// The rules by entity: the context's, kept from save to save (they
+    /// follow from the model alone, and making them was a tenth of a
+    /// one-object save).
+    private var rulesByEntity: [String: EntityRules] {
+        get { context.validationRules }
+        set { context.validationRules = newValue }
+    }
     /// The rules used last: consecutive objects nearly always share them.
     @exclusivity(unchecked) private var lastRules: EntityRules?
 
