@@ -49,6 +49,9 @@ let package = Package(
         benchmark("Lint", [.product(name: "QuarryLint", package: quarry), .product(name: "QuarryModel", package: quarry)]),
         // Issue 22: migrating a 1M-row store against hand-written ALTER TABLE.
         benchmark("Migration", [store, "CompanyData"]),
+        benchmark("Concurrency", [store, "CompanyData"]),
+        // Issue 23: an upsert import of 1M rows against INSERT … ON CONFLICT.
+        benchmark("Upsert", [store, .product(name: "QuarrySQLite", package: quarry)]),
         // Spawns the root package's release `quarry` (build it first).
         benchmark("Startup", []),
         // Not a benchmark (its folder is not under Benchmarks/): the program
