@@ -105,6 +105,14 @@ final class ColumnUpdates {
         }
     }
 
+    /// Forgets rows added and not written (a save that failed before its
+    /// flush): the next save starts empty.
+    func discardPending() {
+        pending.removeAll(keepingCapacity: true)
+        versions.removeAll(keepingCapacity: true)
+        lastKey = .min
+    }
+
     /// Writes the rows not written yet (one statement each: fewer than a batch).
     func flush() throws {
         var i = 0

@@ -91,6 +91,7 @@ public final class Context {
     /// Validation.swift): each save makes a new writer and validator.
     var writerShapes: [String: ContextWriter.EntityShape] = [:]
     var validationRules: [String: Validator.EntityRules] = [:]
+    var columnUpdates: [ContextWriter.UpdateKey: ColumnUpdates] = [:]
 
     /// What the context's entity infos, and through them its objects, point at (see `ContextLink`).
     let link = ContextLink()

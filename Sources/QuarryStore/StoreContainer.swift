@@ -97,11 +97,18 @@ public final class StoreContainer: @unchecked Sendable {
         lock.withLock { contexts.append(WeakQueueContext(context)) }
     }
 
-    /// Queues the merge of `changes` on each other context that merges.
+    /// Queues the merge of `changes` on each other context that merges
+    /// (chosen under the lock without copying the list: this runs after
+    /// every save).
     private func deliver(_ changes: ContextChanges, savedBy saver: QueueContext) {
-        for other in liveContexts where other !== saver && other.automaticallyMergesChanges {
-            other.enqueue { $0.merge(changes: changes) }
+        let merging: [QueueContext] = lock.withLock {
+            contexts.removeAll { $0.context == nil }   // contexts dropped since
+            return contexts.compactMap { weak in
+                guard let other = weak.context, other !== saver, other.automaticallyMergesChanges else { return nil }
+                return other
+            }
         }
+        for other in merging { other.enqueue { $0.merge(changes: changes) } }
     }
 }
 
