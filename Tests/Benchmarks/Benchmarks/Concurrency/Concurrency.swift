@@ -58,10 +58,13 @@
 //                 9.23 s against 2.42 / 2.62 s — 3.5×. After the next (entity
 //                 shapes and validation rules kept on the context, the batch's
 //                 text made lazily too): min 4.66 s, median 5.26 s against
-//                 2.51 / 2.58 s — 2.04×. What is left is spread thin (the
-//                 save's event and change set, the container's delivery, the
-//                 one-row UPDATE's text and cache lookup, retain/release);
-//                 about a fifth of the samples fall inside the transaction.
+//                 2.51 / 2.58 s — 2.04×. After the third (the batched
+//                 one-column UPDATEs kept on the context too, the container's
+//                 delivery without copying its list): min 4.12 s, median
+//                 4.38 s against 2.42 / 2.50 s — 1.75×. What is left is spread
+//                 thin (the save's event and change set, claims, retain/
+//                 release); about a fifth of the samples fall inside the
+//                 transaction.
 //   19b quarry:   min 420 ms, median 531 ms (659 reads/s), 107 writer saves;
 //   19b baseline: min 850 ms, median 958 ms (365 reads/s), 192 writer saves
 //                 (both writers kept the 5 ms pace): Quarry 0.55× the
