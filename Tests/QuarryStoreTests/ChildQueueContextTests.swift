@@ -14,6 +14,7 @@ import Testing
 @Suite("Child contexts of queue contexts", .serialized)
 struct ChildQueueContextTests {
     typealias Setup = QueueContextTests.Setup
+    static let hangMinutes = QueueContextTests.hangMinutes
 
     static func storedNames(_ context: QueueContext) async throws -> [String] {
         try await context.perform { context in
@@ -23,7 +24,7 @@ struct ChildQueueContextTests {
         }
     }
 
-    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: Self.hangMinutes), arguments: TestEngine.available)
     func aChildSavesIntoItsParentAndTheParentToTheStore(engine: TestEngine) async throws {
         let fixture = try Setup(engine)
         let parent = try fixture.container.newBackgroundContext(name: "editor")
@@ -46,7 +47,7 @@ struct ChildQueueContextTests {
         #expect(try await Self.storedNames(parent) == ["draft"])
     }
 
-    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: Self.hangMinutes), arguments: TestEngine.available)
     func aChildSeesItsParentsUnsavedChangesAndDroppingItChangesNothing(engine: TestEngine) async throws {
         let fixture = try Setup(engine)
         let parent = try fixture.container.newBackgroundContext()
@@ -76,7 +77,7 @@ struct ChildQueueContextTests {
         #expect(after.1 == [.string("unsaved")])
     }
 
-    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: Self.hangMinutes), arguments: TestEngine.available)
     func aChildAndItsParentNestOnTheirOneQueue(engine: TestEngine) async throws {
         let fixture = try Setup(engine)
         let parent = try fixture.container.newBackgroundContext()
@@ -91,7 +92,7 @@ struct ChildQueueContextTests {
 
     /// Tasks incrementing one counter, half through the child (saving into
     /// the parent), half through the parent; then the parent saves once.
-    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: Self.hangMinutes), arguments: TestEngine.available)
     func tasksEditingThroughAChildAndItsParentAtOnceKeepEveryEdit(engine: TestEngine) async throws {
         let fixture = try Setup(engine)
         let parent = try fixture.container.newBackgroundContext()

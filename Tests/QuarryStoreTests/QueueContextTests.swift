@@ -17,6 +17,12 @@ import Testing
 @Suite("Queue contexts and their container", .serialized)
 struct QueueContextTests {
     static let model = MergePolicyTests.model
+    /// The hang guard of these async tests. Generous: a test's clock runs
+    /// from its start, and its `perform`s resume only when the cooperative
+    /// pool (two threads on CI's machine) has a thread free — in one CI run
+    /// the whole suite's blocking tests held both for minutes and two of
+    /// these exceeded a one-minute guard without hanging. A real hang still fails.
+    static let hangMinutes = 10
 
     /// A container on a fresh database, with its view context on a serial
     /// queue of the test's (the main queue is tested on its own), and what
@@ -83,7 +89,7 @@ struct QueueContextTests {
         }
     }
 
-    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: Self.hangMinutes), arguments: TestEngine.available)
     func performRunsOnTheContextsQueueAndReturnsTheValue(engine: TestEngine) async throws {
         let fixture = try Setup(engine)
         let background = try fixture.container.newBackgroundContext(name: "import")
@@ -102,7 +108,7 @@ struct QueueContextTests {
         #expect(id.isTemporary == false)
     }
 
-    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: Self.hangMinutes), arguments: TestEngine.available)
     func performThrowsTheClosuresErrorAndTheContextCarriesOn(engine: TestEngine) async throws {
         let fixture = try Setup(engine)
         let background = try fixture.container.newBackgroundContext()
@@ -122,7 +128,7 @@ struct QueueContextTests {
         #expect(count == 0)
     }
 
-    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: Self.hangMinutes), arguments: TestEngine.available)
     func performAndWaitNestsOnItsOwnQueue(engine: TestEngine) async throws {
         let fixture = try Setup(engine)
         let background = try fixture.container.newBackgroundContext()
@@ -148,7 +154,7 @@ struct QueueContextTests {
     static let writers = stress?.writers ?? 8
     static func saves(_ engine: TestEngine) -> Int { stress?.saves ?? (engine == .sqlite ? 40 : 15) }
 
-    @Test(HangGuard.timeLimit(minutes: stress == nil ? 3 : 60), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: stress == nil ? hangMinutes : 60), arguments: TestEngine.available)
     func eightBackgroundContextsIncrementingOneCounterLoseNothing(engine: TestEngine) async throws {
         let fixture = try Setup(engine)
         let id = try await Self.insertCounter(fixture.container.viewContext, "shared", 0)
@@ -186,7 +192,7 @@ struct QueueContextTests {
         }
     }
 
-    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: Self.hangMinutes), arguments: TestEngine.available)
     func aSaveReachesTheContextsThatMergeAndOnlyThem(engine: TestEngine) async throws {
         let fixture = try Setup(engine)
         let view = fixture.container.viewContext
@@ -223,7 +229,7 @@ struct QueueContextTests {
         #expect(stale.1 == .int(100))
     }
 
-    @Test(HangGuard.timeLimit(), arguments: [TestEngine.sqlite])
+    @Test(HangGuard.timeLimit(minutes: Self.hangMinutes), arguments: [TestEngine.sqlite])
     func theViewContextRunsOnTheMainQueue(engine: TestEngine) async throws {
         let fixture = try Setup(engine, viewQueue: .main)
         let view = fixture.container.viewContext
@@ -272,7 +278,7 @@ struct QueueContextTests {
         return seen
     }
 
-    @Test(HangGuard.timeLimit(), arguments: TestEngine.available.filter { $0 == .postgres })
+    @Test(HangGuard.timeLimit(minutes: Self.hangMinutes), arguments: TestEngine.available.filter { $0 == .postgres })
     func anotherSessionsCommitReachesAListeningContainer(engine: TestEngine) async throws {
         let setup = try Setup(engine, history: true)
         guard let postgres = setup.postgres else { return }
@@ -297,7 +303,7 @@ struct QueueContextTests {
         #expect(await deaf.viewContext.perform { $0.object(with: id)["value"] } == .int(1))
     }
 
-    @Test(HangGuard.timeLimit(), arguments: TestEngine.available.filter { $0 == .postgres })
+    @Test(HangGuard.timeLimit(minutes: Self.hangMinutes), arguments: TestEngine.available.filter { $0 == .postgres })
     func aListenerHearsItsSchemaOnlyAndNoRollback(engine: TestEngine) async throws {
         let mine = try Setup(engine, history: true), theirs = try Setup(engine, history: true)
         guard let postgres = mine.postgres else { return }
@@ -341,7 +347,7 @@ struct QueueContextTests {
         var tokens: [HistoryToken] { lock.withLock { list } }
     }
 
-    @Test(HangGuard.timeLimit(), arguments: TestEngine.available)
+    @Test(HangGuard.timeLimit(minutes: Self.hangMinutes), arguments: TestEngine.available)
     func aContextCanCatchUpWithTheHistoryBeforeEachPerform(engine: TestEngine) async throws {
         let setup = try Setup(engine, history: true)
         let here = setup.container, there = try setup.sibling()
