@@ -113,7 +113,7 @@ public enum CoreDataStore {
 
     /// The file must be a Core Data store: anything else gets a message
     /// saying what it is.
-    private static func check(_ path: String) throws {
+    static func check(_ path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoreDataError(.unreadableStore, "no file at '\(path)'")
         }
@@ -136,7 +136,7 @@ public enum CoreDataStore {
 
     /// A read-only connection on the store (or on a private checkpointed
     /// copy, whose path is returned to be removed).
-    private static func connect(_ path: String) throws -> (SQLiteConnection, String?) {
+    static func connect(_ path: String) throws -> (SQLiteConnection, String?) {
         let wal = path + "-wal"
         let walSize = ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? NSNumber)?.intValue ?? 0
         let readOnly = SQLiteConnection.Options(readOnly: true, create: false)
@@ -165,7 +165,7 @@ public enum CoreDataStore {
     /// The store itself, opened for writing as SQLite opens any file (not
     /// created, its journal mode kept), its `-wal` kept (emptied) on close
     /// as Core Data keeps it.
-    private static func connectWritable(_ path: String) throws -> SQLiteConnection {
+    static func connectWritable(_ path: String) throws -> SQLiteConnection {
         var options = SQLiteConnection.Options(create: false)
         options.switchesToWAL = false
         options.persistsWAL = true
@@ -197,7 +197,7 @@ public enum CoreDataStore {
         }
     }
 
-    private static func cachedModel(_ connection: SQLiteConnection, path: String,
+    static func cachedModel(_ connection: SQLiteConnection, path: String,
                                     schema: CoreDataSchema) throws -> (model: Model, renames: RenamingIdentifiers) {
         let noModel = CoreDataError(.noModel, "'\(path)' carries no cached model (Core Data before framework version 637 did not keep one)",
                                     hint: "give the app's model with --model App.xcdatamodeld (or SQLStore(coreDataStore:model:))")

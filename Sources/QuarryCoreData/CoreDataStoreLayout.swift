@@ -61,8 +61,25 @@ struct CoreDataStoreLayout {
     var entities: [(name: String, number: Int, parent: Int)] = []
     var tables: [Table] = []
     var indexes: [Index] = []
-    /// "Entity.property" → its column (attributes and to-ones), for indexes.
+    /// "Entity.property" → its column (attributes and to-ones), for indexes
+    /// and migration (CoreDataMigration+Copy.swift).
     var columnOf: [String: String] = [:]
+    /// "Entity.relationship" → a to-one's `Z<n>_<REL>` entity-number column.
+    var companionOf: [String: String] = [:]
+    /// "Entity.relationship" of an ordered one-to-many → its `Z_FOK_`
+    /// column on the destination's table.
+    var orderColumnOf: [String: (table: String, column: String)] = [:]
+    /// Many-to-many join tables and what each column holds.
+    var joins: [Join] = []
+
+    /// A join table: `firstColumn` holds `first`'s keys, `secondColumn` the
+    /// keys of `relationship`'s destination; the `Z_FOK_` columns, where
+    /// present, order each side's list.
+    struct Join {
+        let table: String
+        let first: String, relationship: String, firstColumn: String, firstOrder: String?
+        let second: String, inverse: String, secondColumn: String, secondOrder: String?
+    }
     /// What the caller should know: names that are a best guess.
     var warnings: [String] = []
 
@@ -97,7 +114,10 @@ struct CoreDataStoreLayout {
         }
     }
 
-    init(model: Model, frameworkVersion: Int) throws(CoreDataError) {
+    /// `namedAfter`: "Entity.relationship" of self-referential many-to-manys
+    /// whose join table an existing store names after that side (a
+    /// migration keeps the store's choice, CoreDataMigration.swift).
+    init(model: Model, frameworkVersion: Int, namedAfter: Set<String> = []) throws(CoreDataError) {
         var problems: [String] = []
         let numbers = Self.entityNumbers(model)
         guard numbers.count == model.entities.count else {
@@ -137,7 +157,9 @@ struct CoreDataStoreLayout {
                     columnOf[member.name + "." + r.name] = c
                     var columns = [Column(name: c, type: "INTEGER")]
                     if hasSubentities(r.destination) {
-                        columns.append(Column(name: "Z\(number(r.destination))_" + r.name.uppercased(), type: "INTEGER"))
+                        let companion = "Z\(number(r.destination))_" + r.name.uppercased()
+                        companionOf[member.name + "." + r.name] = companion
+                        columns.append(Column(name: companion, type: "INTEGER"))
                     }
                     pending.append((0, number(member.name), 1, r.name, columns))
                 }
@@ -151,6 +173,7 @@ struct CoreDataStoreLayout {
                           let inverse = owner.relationships.first(where: { $0.name == inverseName }), !inverse.isToMany,
                           family.contains(where: { $0.name == owner.name }) else { continue }
                     let name = "Z_FOK_" + inverseName.uppercased()
+                    orderColumnOf[e.name + "." + r.name] = (tableName, name)
                     guard !pending.contains(where: { $0.columns.contains { $0.name == name } }) else { continue }
                     // After the whole integer group (every entity's integers
                     // and foreign keys), by entity then name.
@@ -173,7 +196,7 @@ struct CoreDataStoreLayout {
                 indexes.append(Index(name: "\(tableName)_Z_ENT_INDEX", table: tableName, elements: ["Z_ENT"], isUnique: false))
             }
         }
-        addJoinTables(model: model, numbers: numbers, problems: &problems)
+        addJoinTables(model: model, numbers: numbers, namedAfter: namedAfter, problems: &problems)
         addModelIndexes(model: model, frameworkVersion: frameworkVersion, problems: &problems)
         if !problems.isEmpty {
             let shown = problems.prefix(8).joined(separator: "; ") + (problems.count > 8 ? "; and \(problems.count - 8) more" : "")
@@ -182,7 +205,7 @@ struct CoreDataStoreLayout {
     }
 
     /// Many-to-many join tables.
-    private mutating func addJoinTables(model: Model, numbers: [String: Int], problems: inout [String]) {
+    private mutating func addJoinTables(model: Model, numbers: [String: Int], namedAfter: Set<String>, problems: inout [String]) {
         func number(_ name: String) -> Int { numbers[name] ?? 0 }
         var done: Set<String> = []
         var usedColumns: Set<String> = []
@@ -214,7 +237,9 @@ struct CoreDataStoreLayout {
                 // numbers) the columns go by name and the table after the
                 // second column's relationship (wire's Z_24IGNOREDCLIENTS;
                 // its Z_24TRUSTEDBYCLIENTS goes the other way: unpredictable).
-                if nb < na || (nb == na && utf8Order(r.name.uppercased(), inverse.name.uppercased())) {
+                let known = namedAfter.contains(entity.name + "." + r.name) || namedAfter.contains(inverseOwner.name + "." + inverseName)
+                if nb < na || (nb == na && (known ? namedAfter.contains(inverseOwner.name + "." + inverseName)
+                                                  : utf8Order(r.name.uppercased(), inverse.name.uppercased()))) {
                     a = (inverseOwner.name, inverse, r, entity.name)
                 }
                 // Now a.rel is the relationship the table is named after:
@@ -233,9 +258,12 @@ struct CoreDataStoreLayout {
                 var columns = [Column(name: c1, type: "INTEGER"), Column(name: c2, type: "INTEGER")]
                 // Order columns: Z_FOK_<column> where the relationship
                 // whose destination keys that column holds is ordered.
-                if a.other.isOrdered { columns.append(Column(name: "Z_FOK_" + c1.dropFirst(2), type: "INTEGER")) }
-                if a.rel.isOrdered { columns.append(Column(name: "Z_FOK_" + c2.dropFirst(2), type: "INTEGER")) }
-                if na == nb {
+                let firstOrder = a.other.isOrdered ? "Z_FOK_" + c1.dropFirst(2) : nil
+                let secondOrder = a.rel.isOrdered ? "Z_FOK_" + c2.dropFirst(2) : nil
+                columns += [firstOrder, secondOrder].compactMap { $0.map { Column(name: $0, type: "INTEGER") } }
+                joins.append(Join(table: tableName, first: a.entity, relationship: a.rel.name, firstColumn: c1, firstOrder: firstOrder,
+                                  second: a.otherOwner, inverse: a.other.name, secondColumn: c2, secondOrder: secondOrder))
+                if na == nb && !known {
                     warnings.append("\(a.entity).\(a.rel.name) ↔ \(a.other.name) is a many-to-many of an entity with itself: its join table is "
                         + "\(tableName), but Core Data's choice between Z_\(first)\(a.rel.name.uppercased()) and Z_\(first)\(a.other.name.uppercased()) "
                         + "is not predictable from the names (the corpus has both); check the store with the app before relying on that relationship")
@@ -247,7 +275,9 @@ struct CoreDataStoreLayout {
     }
 
     /// The CREATE statements, tables first.
-    var statements: [String] {
+    var statements: [String] { tableStatements + indexStatements }
+
+    var tableStatements: [String] {
         var out: [String] = []
         for t in tables {
             var parts = t.columns.map { "\($0.name) \($0.type)" }
@@ -255,6 +285,11 @@ struct CoreDataStoreLayout {
             parts += t.constraints
             out.append("CREATE TABLE \(t.name) ( \(parts.joined(separator: ", ")) )")
         }
+        return out
+    }
+
+    var indexStatements: [String] {
+        var out: [String] = []
         for i in indexes {
             out.append("CREATE \(i.isUnique ? "UNIQUE " : "")INDEX \(i.name) ON \(i.table) (\(i.elements.joined(separator: ", ")))")
         }

@@ -20,6 +20,8 @@ extension CoreDataViews {
     struct OrderColumn {
         let name: String
         let cdColumn: String?
+        /// The ordered to-many, "Entity.relationship" (migration reads it).
+        var relationship = ""
     }
 
     /// Adds to each hierarchy's view the order columns of the ordered
@@ -39,7 +41,7 @@ extension CoreDataViews {
                 if found == nil {
                     warnings.append("\(entity.name).\(r.name) is ordered but \(hierarchies[index].cdTable) has no \(wanted) column: read in key order")
                 }
-                hierarchies[index].orderColumns.append(OrderColumn(name: name, cdColumn: found))
+                hierarchies[index].orderColumns.append(OrderColumn(name: name, cdColumn: found, relationship: entity.name + "." + r.name))
             }
         }
     }

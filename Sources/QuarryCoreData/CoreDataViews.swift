@@ -53,6 +53,11 @@ struct CoreDataViews {
         /// `Z_PRIMARYKEY.Z_MAX` hands out the hierarchy's keys).
         var members: [(name: String, number: Int)] = []
         var rootNumber = 0
+        /// Migration (CoreDataMigration+Copy.swift): "DeclaringEntity.property"
+        /// → its column, for attributes and to-ones, and a to-one's
+        /// entity-number companion where the store has one.
+        var propertyColumns: [String: String] = [:]
+        var companions: [String: String] = [:]
     }
     struct JoinView {
         let name: String
@@ -64,6 +69,8 @@ struct CoreDataViews {
         /// owner's order, so this is written only for a new row (last in
         /// the member's list, CoreDataViews+Writing.swift), never read.
         var inversePosition: String? = nil
+        /// The owning side, "Entity.relationship" (migration reads it).
+        var owner = ""
     }
     var hierarchies: [HierarchyView] = []
     var joins: [JoinView] = []
@@ -149,6 +156,7 @@ struct CoreDataViews {
                 }
             }
             var columns: [Column] = []
+            var companions: [String: String] = [:]
             var seen: Set<String> = []
             for member in family {
                 for a in member.allAttributes(in: model) where !a.isTransient {
@@ -173,6 +181,7 @@ struct CoreDataViews {
                     // `ZQUOTE`'s companion `Z10_QUOTE` holds the target's Z_ENT
                     // (present when the destination has sub-entities).
                     column.companion = cdTable.columns["Z\(number(r.destination))_" + c.dropFirst().uppercased()]
+                    if let companion = column.companion { companions[declaring(r.name, from: member).name + "." + r.name] = companion }
                     column.destinationView = mapping.table(for: r.destination)
                     let destinationHasSubentities = model.entities.contains { $0.parent == r.destination }
                     if column.companion == nil && destinationHasSubentities {
@@ -191,6 +200,8 @@ struct CoreDataViews {
             var view = HierarchyView(name: table, cdTable: cdTable.name, entityExpression: entityExpression, columns: columns)
             view.members = family.map { ($0.name, number($0.name)) }
             view.rootNumber = number(root.name)
+            view.propertyColumns = cdColumn
+            view.companions = companions
             hierarchies.append(view)
         }
 
@@ -239,6 +250,7 @@ struct CoreDataViews {
                 if let inverseName = r.inverse, model.entity(named: r.destination)?.relationship(named: inverseName, in: model)?.isOrdered == true {
                     joinView.inversePosition = join.columns["Z_FOK_" + source.uppercased().dropFirst(2)].flatMap { $0 == position ? nil : $0 }
                 }
+                joinView.owner = entity.name + "." + r.name
                 joins.append(joinView)
             }
         }

@@ -50,8 +50,10 @@ public struct MigrateCommand {
         do {
             if let store {
                 guard FileManager.default.fileExists(atPath: store) else { return fail(ExitStatus.cannotOpen, "no store at '\(store)'") }
-                guard case .quarry? = try? SQLiteFileInspection.kind(of: store) else {
-                    return fail(ExitStatus.cannotOpen, "'\(store)' is not a Quarry store; only stores Quarry made can be migrated")
+                let kind = try? SQLiteFileInspection.kind(of: store)
+                if case .coreData? = kind { return runOnCoreDataStore(store) }
+                guard case .quarry? = kind else {
+                    return fail(ExitStatus.cannotOpen, "'\(store)' is neither a Quarry store nor a Core Data store; only those can be migrated")
                 }
                 database = try SQLStore.sqliteDatabase(at: store)
                 location = store
@@ -100,6 +102,31 @@ public struct MigrateCommand {
         }
         out += dryRun ? "dry run: nothing was changed\n" : "migrated \(location)\n"
         return CommandOutcome(stdout: out, stderr: "", exitCode: ExitStatus.success)
+    }
+
+    /// A Core Data store: migrated in place from the model version it was
+    /// written with to `model`'s current one (CoreDataMigration.swift).
+    func runOnCoreDataStore(_ store: String) -> CommandOutcome {
+        do {
+            let migration = try CoreDataStore.migrate(path: store, modelPath: model, dryRun: dryRun)
+            if migration.isCurrent {
+                return CommandOutcome(stdout: "\(store) already holds \(migration.newModelSource)'s model: nothing to migrate\n", stderr: "", exitCode: ExitStatus.success)
+            }
+            let changes = migration.difference.changes
+            var out = "migrate the Core Data store \(store) from \(migration.oldModelSource) to \(migration.newModelSource): \(changes.count) change\(changes.count == 1 ? "" : "s")\n"
+            out += changes.map { $0.description + "\n" }.joined()
+            out += migration.warnings.map { "warning: \($0)\n" }.joined()
+            out += "sql:\n" + migration.steps.map { "  " + $0.description + "\n" }.joined()
+            out += dryRun ? "dry run: nothing was changed\n" : "migrated \(store)\n"
+            return CommandOutcome(stdout: out, stderr: "", exitCode: ExitStatus.success)
+        } catch let error as MigrationError {
+            return CommandOutcome(stdout: "", stderr: "error: \(error)\n", exitCode: ExitStatus.statementFailed)
+        } catch let error as CoreDataError {
+            let code = error.kind == .unreadableModel ? ExitStatus.badInput : ExitStatus.cannotOpen
+            return CommandOutcome(stdout: "", stderr: "error: \(error)\n", exitCode: code)
+        } catch {
+            return CommandOutcome(stdout: "", stderr: "error: \(error)\n", exitCode: ExitStatus.statementFailed)
+        }
     }
 
     /// The models to apply in order: for a `.xcdatamodeld` with several

@@ -57,7 +57,7 @@ public struct MigrationStep: Sendable, Equatable, CustomStringConvertible {
     public var sql: String
     public var arguments: [Value]
 
-    init(_ sql: String, _ arguments: [Value] = [], kind: Kind = .run) {
+    public init(_ sql: String, _ arguments: [Value] = [], kind: Kind = .run) {
         self.sql = sql
         self.arguments = arguments
         self.kind = kind

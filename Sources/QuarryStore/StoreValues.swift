@@ -84,3 +84,14 @@ enum StoreValues {
         }
     }
 }
+
+extension Attribute {
+    /// The attribute's default as a SQLite store keeps it (a date as seconds
+    /// since 2001, a boolean as 0/1, …), or nil without one: what a
+    /// migration writes into a new column (Core Data's migration too,
+    /// QuarryCoreData/CoreDataMigration.swift).
+    public func storedDefault(entity: String) throws -> Value? {
+        guard let d = defaultValue else { return nil }
+        return try StoreValues.storable(d, for: self, entity: entity)
+    }
+}
