@@ -116,6 +116,14 @@ extension CoreDataStore {
             throw CoreDataError(.unreadableStore, "cannot read the Core Data bookkeeping of '\(path)': \(error)")
         }
         let target = try MigrationTarget(modelPath: modelPath)
+        let hashes = CoreDataVersionHash.coveredHashes(target.model)
+        // Already migrated (or written by this version): the hashes, as Core
+        // Data checks, and every table and column the model needs.
+        if hashes != nil && hashes == schema.metadata.versionHashes,
+           (try? CoreDataViews(model: target.model, schema: schema, renames: target.renames)) != nil {
+            return CoreDataMigration(path: path, difference: ModelDifference(from: target.model, to: target.model),
+                                     oldModelSource: target.source, newModelSource: target.source)
+        }
         let old: ModelChoice
         if let fromModelPath {
             old = try ModelChoice.choose(modelPath: fromModelPath, schema: schema)
@@ -128,7 +136,6 @@ extension CoreDataStore {
         }
         let difference = ModelDifference(from: old.model, to: target.model, renames: target.renames.names)
         var migration = CoreDataMigration(path: path, difference: difference, oldModelSource: old.source, newModelSource: target.source)
-        let hashes = CoreDataVersionHash.coveredHashes(target.model)
         // Core Data's test is the hashes alone; the columns are checked too
         // (a difference that alters storage under equal hashes is migrated).
         if old.model == target.model || (hashes != nil && hashes == schema.metadata.versionHashes && !difference.altersStorage) {

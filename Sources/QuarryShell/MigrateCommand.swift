@@ -1,7 +1,13 @@
 // The logic of `quarry migrate`, kept out of the executable so tests can run
 // it without a process:
 //
-//     quarry migrate (--store S | --postgres URL) --model M [--dry-run]
+//     quarry migrate (--store S | --postgres URL) --model M [--from OLD] [--dry-run]
+//
+// A Core Data store (recognised by its bookkeeping) is migrated by
+// QuarryCoreData's CoreDataMigration, from the model version it was written
+// with (`--from`, else the version of a `.xcdatamodeld` M its hashes match,
+// else the model it caches) straight to M's current version, as Core Data's
+// lightweight migration does; the rest of this file is Quarry's own stores.
 //
 // Compares the model saved in a Quarry store with M (ModelDifference), prints
 // the plan — one line per change, then the SQL with its bound values — and,
@@ -22,12 +28,16 @@ public struct MigrateCommand {
     public var store: String?
     public var postgres: String?
     public var model: String
+    /// A Core Data store's own model version (else the one it caches, or the
+    /// version of a `.xcdatamodeld` its hashes match).
+    public var from: String?
     public var dryRun: Bool
 
-    public init(store: String?, postgres: String?, model: String, dryRun: Bool) {
+    public init(store: String?, postgres: String?, model: String, from: String? = nil, dryRun: Bool) {
         self.store = store
         self.postgres = postgres
         self.model = model
+        self.from = from
         self.dryRun = dryRun
     }
 
@@ -108,7 +118,7 @@ public struct MigrateCommand {
     /// written with to `model`'s current one (CoreDataMigration.swift).
     func runOnCoreDataStore(_ store: String) -> CommandOutcome {
         do {
-            let migration = try CoreDataStore.migrate(path: store, modelPath: model, dryRun: dryRun)
+            let migration = try CoreDataStore.migrate(path: store, modelPath: model, fromModelPath: from, dryRun: dryRun)
             if migration.isCurrent {
                 return CommandOutcome(stdout: "\(store) already holds \(migration.newModelSource)'s model: nothing to migrate\n", stderr: "", exitCode: ExitStatus.success)
             }
