@@ -28,8 +28,41 @@ struct CoreDataMigrationCopy {
     private(set) var refusals: [String] = []
     private(set) var warnings: [String] = []
     private var inserts: [MigrationStep] = []
+    /// What each statement copies (CoreDataMigration+InPlace.swift reads them too).
+    private(set) var entityCopies: [EntityCopy] = []
+    private(set) var joinCopies: [JoinCopy] = []
+
+    /// Where a new column's value comes from, for one entity's rows.
+    enum ColumnSource: Hashable {
+        /// The old column's value, as it is.
+        case column(String)
+        /// An integer widened to floating point.
+        case cast(String)
+        /// The old value, or the default where it is NULL (made required).
+        case fill(String, Value)
+        /// An entity-number companion, its numbers mapped old → new.
+        case renumbered(String)
+        /// A new companion: the destination's one entity number where the key is set.
+        case companion(of: String, Int)
+        /// No old value: the default, or NULL.
+        case value(Value?)
+    }
+
+    /// The rows of one entity, from its old table into its new one.
+    struct EntityCopy {
+        let entity: String
+        let table: String, oldTable: String
+        let oldNumber: Int, newNumber: Int
+        var sources: [(column: String, source: ColumnSource)] = []
+    }
+
+    /// The links of one many-to-many: each new column from an old one (nil: NULL).
+    struct JoinCopy {
+        let table: String, oldTable: String
+        var columns: [(new: String, old: String?)]
+    }
     /// The old hierarchy and join tables, renamed aside for the copy.
-    private var oldTables: [String] = []
+    private(set) var oldTables: [String] = []
 
     static let asidePrefix = "_quarry_migrating_"
 
@@ -40,10 +73,10 @@ struct CoreDataMigrationCopy {
         oldTables = oldViews.hierarchies.map(\.cdTable) + oldViews.joins.map(\.cdTable)
     }
 
-    private var old: Model { difference.old }
-    private var new: Model { difference.new }
+    var old: Model { difference.old }
+    var new: Model { difference.new }
     private func aside(_ table: String) -> String { SQLIdentifier.quoted(Self.asidePrefix + table) }
-    private func q(_ name: String) -> String { SQLIdentifier.quoted(name) }
+    func q(_ name: String) -> String { SQLIdentifier.quoted(name) }
 
     /// An old entity's number in the store.
     private func oldNumber(_ entity: String) -> Int? {
@@ -88,14 +121,11 @@ struct CoreDataMigrationCopy {
                   let oldNumber = oldNumber(oldName), let newNumber = newNumbers[entity.name],
                   let h = oldViews.hierarchies.first(where: { $0.members.contains { $0.name == oldName } }) else { continue }
             let table = tableOf(entity.name)
-            var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-            var values = ["t.\"Z_PK\"", String(newNumber), "t.\"Z_OPT\""]
-            var arguments: [Value] = []
+            var copy = EntityCopy(entity: entity.name, table: table, oldTable: h.cdTable, oldNumber: oldNumber, newNumber: newNumber)
 
             for a in entity.allAttributes(in: new) where !a.isTransient {
                 let declarer = Self.declaring(a.name, from: entity, in: new)
                 guard let column = layout.columnOf[declarer.name + "." + a.name] else { continue }
-                columns.append(column)
                 let stored: Value?
                 do { stored = try a.storedDefault(entity: entity.name) } catch {
                     refusals.append("\(entity.name).\(a.name): its default cannot be stored: \(error)")
@@ -104,14 +134,13 @@ struct CoreDataMigrationCopy {
                 guard let oldName = difference.oldPropertyName(a.name, of: entity.name),
                       let oldAttribute = was.allAttributes(in: old).first(where: { $0.name == oldName }),
                       let oldColumn = h.propertyColumns[Self.declaring(oldName, from: was, in: old).name + "." + oldName] else {
-                    values.append(stored == nil ? "NULL" : "?")
-                    if let stored { arguments.append(stored) }
+                    copy.sources.append((column, .value(stored)))
                     continue
                 }
-                var value = "t." + q(oldColumn)
+                var source = ColumnSource.column(oldColumn)
                 let from = CoreDataStoreLayout.storage(oldAttribute.type)?.type, to = CoreDataStoreLayout.storage(a.type)?.type
                 if from == "INTEGER" && to == "FLOAT" {
-                    value = "CAST(\(value) AS REAL)"
+                    source = .cast(oldColumn)
                 } else if from != to {
                     refusals.append("\(entity.name).\(a.name): \(oldAttribute.type.rawValue) → \(a.type.rawValue) changes how Core Data stores it; Quarry's migration copies a value unchanged or widens an integer to floating point")
                 } else if a.type == .transformable && Self.transformerFormat(oldAttribute) != Self.transformerFormat(a) {
@@ -120,11 +149,8 @@ struct CoreDataMigrationCopy {
                 } else if a.type == .binary && oldAttribute.allowsExternalBinaryDataStorage != a.allowsExternalBinaryDataStorage {
                     refusals.append("\(entity.name).\(a.name): allowing external storage or not changes how Core Data stores the bytes (a tag byte); Quarry's migration does not rewrite them")
                 }
-                if let stored, !a.isOptional {
-                    value = "coalesce(\(value), ?)"
-                    arguments.append(stored)
-                }
-                values.append(value)
+                if let stored, !a.isOptional, case .column = source { source = .fill(oldColumn, stored) }
+                copy.sources.append((column, source))
             }
 
             for r in entity.allRelationships(in: new) where !r.isTransient && !r.isToMany {
@@ -133,34 +159,52 @@ struct CoreDataMigrationCopy {
                 let oldName = difference.oldPropertyName(r.name, of: entity.name)
                 let oldRelationship = oldName.flatMap { n in was.allRelationships(in: old).first { $0.name == n && !$0.isToMany } }
                 let oldKey = oldName.map { Self.declaring($0, from: was, in: old).name + "." + $0 }
-                let oldColumn = oldKey.flatMap { h.propertyColumns[$0] }
-                columns.append(column)
-                values.append(oldRelationship != nil ? oldColumn.map { "t." + q($0) } ?? "NULL" : "NULL")
+                let oldColumn = oldRelationship == nil ? nil : oldKey.flatMap { h.propertyColumns[$0] }
+                copy.sources.append((column, oldColumn.map { .column($0) } ?? .value(nil)))
                 guard let companion = layout.companionOf[declarer.name + "." + r.name] else { continue }
-                columns.append(companion)
                 if let oldRelationship, let oldColumn {
                     if let oldCompanion = oldKey.flatMap({ h.companions[$0] }) {
-                        values.append("CASE t.\(q(oldCompanion)) " + renumbered.map { "WHEN \($0.old) THEN \($0.new)" }.joined(separator: " ") + " END")
+                        copy.sources.append((companion, .renumbered(oldCompanion)))
                     } else if let destination = difference.entityMatch.first(where: { $0.value == oldRelationship.destination })?.key,
                               let n = newNumbers[destination] {
-                        values.append("CASE WHEN t.\(q(oldColumn)) IS NULL THEN NULL ELSE \(n) END")
+                        copy.sources.append((companion, .companion(of: oldColumn, n)))
                     } else {
-                        values.append("NULL")
+                        copy.sources.append((companion, .value(nil)))
                     }
                 } else {
-                    values.append("NULL")
+                    copy.sources.append((companion, .value(nil)))
                 }
             }
             for (key, order) in layout.orderColumnOf.sorted(by: { $0.key < $1.key }) where order.table == table {
                 let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
                 let oldOrder = oldKey(parts[0], parts[1]).flatMap { k in h.orderColumns.first { $0.relationship == k }?.cdColumn }
-                columns.append(order.column)
-                values.append(oldOrder.map { "t." + q($0) } ?? "NULL")
+                copy.sources.append((order.column, oldOrder.map { .column($0) } ?? .value(nil)))
             }
-            inserts.append(MigrationStep("INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM main.\(aside(h.cdTable)) AS t WHERE t.\"Z_ENT\" = ?",
-                                         arguments + [.int(Int64(oldNumber))]))
+            entityCopies.append(copy)
         }
+        for copy in entityCopies { inserts.append(insert(copy, renumbered: renumbered)) }
         planJoins(layout)
+    }
+
+    /// One entity's `INSERT … SELECT`.
+    private func insert(_ copy: EntityCopy, renumbered: [(old: Int, new: Int)]) -> MigrationStep {
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var values = ["t.\"Z_PK\"", String(copy.newNumber), "t.\"Z_OPT\""]
+        var arguments: [Value] = []
+        for (column, source) in copy.sources {
+            columns.append(column)
+            switch source {
+            case .column(let c): values.append("t." + q(c))
+            case .cast(let c): values.append("CAST(t.\(q(c)) AS REAL)")
+            case .fill(let c, let v): values.append("coalesce(t.\(q(c)), ?)"); arguments.append(v)
+            case .renumbered(let c): values.append("CASE t.\(q(c)) " + renumbered.map { "WHEN \($0.old) THEN \($0.new)" }.joined(separator: " ") + " END")
+            case .companion(let fk, let n): values.append("CASE WHEN t.\(q(fk)) IS NULL THEN NULL ELSE \(n) END")
+            case .value(nil): values.append("NULL")
+            case .value(let v?): values.append("?"); arguments.append(v)
+            }
+        }
+        return MigrationStep("INSERT INTO \(copy.table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM main.\(aside(copy.oldTable)) AS t WHERE t.\"Z_ENT\" = ?",
+                             arguments + [.int(Int64(copy.oldNumber))])
     }
 
     /// Many-to-many links, from the old join table of the same pair.
@@ -174,10 +218,12 @@ struct CoreDataMigrationCopy {
                 (c1, c2, o1, o2, source) = (v.target, v.source, v.position, v.inversePosition, v.cdTable)
             }
             guard let source else { continue }   // a new many-to-many: nothing to copy
-            var columns = [j.firstColumn, j.secondColumn]
-            var values = ["j." + q(c1), "j." + q(c2)]
-            if let order = j.firstOrder { columns.append(order); values.append(o1.map { "j." + q($0) } ?? "NULL") }
-            if let order = j.secondOrder { columns.append(order); values.append(o2.map { "j." + q($0) } ?? "NULL") }
+            var copy = JoinCopy(table: j.table, oldTable: source, columns: [(j.firstColumn, c1), (j.secondColumn, c2)])
+            if let order = j.firstOrder { copy.columns.append((order, o1)) }
+            if let order = j.secondOrder { copy.columns.append((order, o2)) }
+            joinCopies.append(copy)
+            let columns = copy.columns.map(\.new)
+            let values = copy.columns.map { $0.old.map { "j." + q($0) } ?? "NULL" }
             inserts.append(MigrationStep("INSERT INTO \(j.table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM main.\(aside(source)) AS j"
                 + " WHERE j.\(q(c1)) IN (SELECT Z_PK FROM \(tableOf(j.first))) AND j.\(q(c2)) IN (SELECT Z_PK FROM \(tableOf(j.second)))"))
         }

@@ -51,6 +51,9 @@ public struct CoreDataMigration: Sendable {
     public internal(set) var warnings: [String] = []
     /// Nothing to do: the store already has the new model's hashes.
     public var isCurrent: Bool { steps.isEmpty }
+    /// Whether the tables were altered in place (CoreDataMigration+InPlace.swift)
+    /// rather than rebuilt with every row copied.
+    public internal(set) var inPlace = false
 }
 
 extension CoreDataStore {
@@ -68,6 +71,12 @@ extension CoreDataStore {
     @discardableResult
     public static func migrate(path: String, modelPath: String, fromModelPath: String? = nil,
                                dryRun: Bool = false) throws -> CoreDataMigration {
+        try migrate(path: path, modelPath: modelPath, fromModelPath: fromModelPath, dryRun: dryRun, forceCopy: false)
+    }
+
+    /// `forceCopy`: rebuild every table even where the change could be made
+    /// in place (the tests compare the two).
+    static func migrate(path: String, modelPath: String, fromModelPath: String?, dryRun: Bool, forceCopy: Bool) throws -> CoreDataMigration {
         try check(path)
         // Planned first on the read path's connection (an immutable open, or
         // a private copy of a store with rows in its -wal), so that a refusal
@@ -77,7 +86,7 @@ extension CoreDataStore {
         defer { if let privateCopy { try? FileManager.default.removeItem(atPath: privateCopy) } }
         let planned: CoreDataMigration
         do {
-            planned = try plan(reader, path: path, modelPath: modelPath, fromModelPath: fromModelPath)
+            planned = try plan(reader, path: path, modelPath: modelPath, fromModelPath: fromModelPath, forceCopy: forceCopy)
             reader.close()
         } catch {
             reader.close()
@@ -94,7 +103,7 @@ extension CoreDataStore {
                                 hint: "close the app or tool that holds it open; nothing was changed")
         }
         do {
-            let migration = try plan(connection, path: path, modelPath: modelPath, fromModelPath: fromModelPath)
+            let migration = try plan(connection, path: path, modelPath: modelPath, fromModelPath: fromModelPath, forceCopy: forceCopy)
             for step in migration.steps {
                 do { try connection.execute(step.sql, step.arguments) } catch {
                     throw MigrationError.failed(location: path, statement: step.sql, reason: "\(error)")
@@ -110,7 +119,7 @@ extension CoreDataStore {
 
     /// The plan, read inside the migration's transaction.
     private static func plan(_ connection: SQLiteConnection, path: String, modelPath: String,
-                             fromModelPath: String?) throws -> CoreDataMigration {
+                             fromModelPath: String?, forceCopy: Bool) throws -> CoreDataMigration {
         let schema: CoreDataSchema
         do { schema = try CoreDataSchema(connection: connection) } catch {
             throw CoreDataError(.unreadableStore, "cannot read the Core Data bookkeeping of '\(path)': \(error)")
@@ -160,11 +169,15 @@ extension CoreDataStore {
         guard refusals.isEmpty, let layout, let hashes else { throw MigrationError.notInferable(location: path, refusals: refusals) }
 
         migration.warnings = old.warnings + layout.warnings + copy.warnings
-        migration.steps = try copy.steps(connection, layout: layout)
-        migration.steps += try metadataSteps(connection, schema: schema, hashes: hashes, frameworkVersion: frameworkVersion,
-                                             versionIdentifiers: target.versionIdentifiers)
-        migration.steps += copy.dropSteps
-        migration.steps += layout.indexStatements.map { MigrationStep($0) }
+        let metadata = try metadataSteps(connection, schema: schema, hashes: hashes, frameworkVersion: frameworkVersion,
+                                         versionIdentifiers: target.versionIdentifiers)
+        if !forceCopy, let inPlace = try copy.inPlaceSteps(connection, layout: layout) {
+            migration.inPlace = true
+            migration.steps = inPlace + metadata
+        } else {
+            migration.steps = try copy.steps(connection, layout: layout) + metadata + copy.dropSteps
+                + layout.indexStatements.map { MigrationStep($0) }
+        }
         return migration
     }
 

@@ -49,6 +49,8 @@ let package = Package(
         benchmark("Lint", [.product(name: "QuarryLint", package: quarry), .product(name: "QuarryModel", package: quarry)]),
         // Issue 22: migrating a 1M-row store against hand-written ALTER TABLE.
         benchmark("Migration", [store, "CompanyData"]),
+        // Issue 22 on Core Data stores: CoreDataMigration against hand-written SQL.
+        benchmark("CoreDataMigration", [.product(name: "QuarryCoreData", package: quarry)]),
         benchmark("Concurrency", [store, "CompanyData"]),
         // Issue 23: an upsert import of 1M rows against INSERT … ON CONFLICT.
         benchmark("Upsert", [store, .product(name: "QuarrySQLite", package: quarry)]),

@@ -57,6 +57,36 @@ struct CoreDataMigrationTests {
         return (tables, entities)
     }
 
+    /// Every table's rows, its columns in name order (a column's place in
+    /// its table aside), rows in order.
+    static func contents(_ path: String) throws -> [String: [[Value]]] {
+        let c = try SQLiteConnection(path: path, options: .init(readOnly: true, create: false))
+        defer { c.close() }
+        var out: [String: [[Value]]] = [:]
+        for row in try c.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+            guard case .string(let name) = row[0] else { continue }
+            let columns = try c.query("SELECT name FROM pragma_table_info(?)", [.string(name)]).compactMap { r -> String? in
+                if case .string(let s) = r[0] { return s } else { return nil }
+            }.sorted()
+            let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+            out[name.uppercased()] = try c.query("SELECT \(list) FROM \"\(name)\" ORDER BY \(list)")
+        }
+        return out
+    }
+
+    /// Whether a table is an entity table (it has `Z_OPT`).
+    static func isEntityTable(_ table: String, in path: String) throws -> Bool {
+        let c = try SQLiteConnection(path: path, options: .init(readOnly: true, create: false))
+        defer { c.close() }
+        return try c.query("SELECT 1 FROM pragma_table_info(?) WHERE name = 'Z_OPT'", [.string(table)]).count == 1
+    }
+
+    /// A value compared across stores: an object by its key.
+    static func comparable(_ v: Value) -> Value {
+        if case .object(let ref) = v, let o = ref.object as? StoredObject { return .int(o.id.primaryKey) }
+        return v
+    }
+
     /// Each object's stored attributes, by entity and key, through Quarry's read path.
     static func objects(_ store: SQLStore, entity: String, keys: [String]) throws -> [Int64: [Value]] {
         var out: [Int64: [Value]] = [:]
@@ -81,6 +111,32 @@ struct CoreDataMigrationTests {
         defer { oldOpened.store.database.close() }
 
         let migration = try CoreDataStore.migrate(path: path, modelPath: modelPath)
+        // The copy, forced, must leave what the in-place path left.
+        let copied = try scratch.copyStore(original, as: "copied.sqlite")
+        if migration.inPlace {
+            let byCopy = try CoreDataStore.migrate(path: copied, modelPath: modelPath, fromModelPath: nil, dryRun: false, forceCopy: true)
+            #expect(!byCopy.inPlace && byCopy.steps.count > migration.steps.count)
+        } else if !migration.isCurrent {
+            try FileManager.default.removeItem(atPath: copied)
+            try FileManager.default.copyItem(atPath: path, toPath: copied)
+        }
+        // Entity tables through the read path (a column another entity of the
+        // table owns may keep a value in place that the copy leaves NULL:
+        // nothing reads it); the other tables row for row.
+        let (inPlaceRows, copiedRows) = (try Self.contents(path), try Self.contents(copied))
+        let differing = Set(inPlaceRows.keys).union(copiedRows.keys).filter { inPlaceRows[$0] != copiedRows[$0] }
+            .filter { !(inPlaceRows[$0]?.isEmpty == false && (try? Self.isEntityTable($0, in: path)) == true) }.sorted()
+        #expect(differing.isEmpty, "in place (\(migration.inPlace)) and by copy: the same join tables, keys and metadata; differing: \(differing)")
+        if migration.inPlace {
+            let a = try CoreDataStore.open(path: path, modelPath: modelPath), b = try CoreDataStore.open(path: copied, modelPath: modelPath)
+            defer { a.store.database.close(); b.store.database.close() }
+            for entity in a.store.model.entities where !entity.isAbstract {
+                let keys = entity.allAttributes(in: a.store.model).filter { !$0.isTransient }.map(\.name)
+                    + entity.allRelationships(in: a.store.model).filter { !$0.isTransient && !$0.isToMany }.map(\.name)
+                let left = try Self.objects(a.store, entity: entity.name, keys: keys), right = try Self.objects(b.store, entity: entity.name, keys: keys)
+                #expect(left.mapValues { $0.map(Self.comparable) } == right.mapValues { $0.map(Self.comparable) }, "\(entity.name): in place and by copy, the same objects")
+            }
+        }
         let z = try SQLiteConnection(path: path, options: .init(readOnly: true, create: false))
         #expect(try z.query("PRAGMA integrity_check").first?.first == .string("ok"))
         z.close()
@@ -117,7 +173,7 @@ struct CoreDataMigrationTests {
             #expect(after == before, "\(entity.name): objects and values kept")
             compared += before.count
         }
-        print("CORE-DATA-MIGRATION \(pair.testDescription): \(migration.difference.changes.count) changes, \(migration.steps.count) statements, \(compared) objects compared")
+        print("CORE-DATA-MIGRATION \(pair.testDescription): \(migration.difference.changes.count) changes, \(migration.inPlace ? "in place" : "by copy"), \(migration.steps.count) statements, \(compared) objects compared")
     }
 
     // MARK: - A hand-made store
