@@ -42,7 +42,7 @@ extension CoreDataMigrationCopy {
         guard hierarchyTables.allSatisfy({ layoutTables[$0.uppercased()] != nil }) else { return nil }
 
         var renames: [MigrationStep] = [], adds: [MigrationStep] = [], updates: [MigrationStep] = [], dropColumns: [MigrationStep] = []
-        var droppedColumns: [String: Set<String>] = [:]   // table → upper-cased columns
+        var renamedFrom: [String: [String: String]] = [:]   // table → new column (upper-cased) → old name
         for table in hierarchyTables {
             guard let target = layoutTables[table.uppercased()], let existing = schema.table(table)?.columns else { return nil }
             let copies = entityCopies.filter { $0.oldTable.uppercased() == table.uppercased() }
@@ -72,6 +72,7 @@ extension CoreDataMigrationCopy {
                     if c.uppercased() != column.name.uppercased() {
                         guard !present, case .column = sources.first! else { return nil }
                         renames.append(MigrationStep("ALTER TABLE main.\(q(table)) RENAME COLUMN \(q(c)) TO \(q(column.name))"))
+                        renamedFrom[table.uppercased(), default: [:]][column.name.uppercased()] = c
                     }
                     newName[c.uppercased()] = column.name
                 case .fill(let c, _)?:
@@ -99,7 +100,6 @@ extension CoreDataMigrationCopy {
             }
             for (upper, actual) in existing.sorted(by: { $0.key < $1.key }) where !claimed.contains(upper) {
                 dropColumns.append(MigrationStep("ALTER TABLE main.\(q(table)) DROP COLUMN \(q(actual))"))
-                droppedColumns[table.uppercased(), default: []].insert(upper)
             }
         }
         if !dropColumns.isEmpty {
@@ -116,14 +116,24 @@ extension CoreDataMigrationCopy {
         let createStatements = zip(layout.tables, layout.tableStatements)
             .filter { !existingTables.contains($0.0.name.uppercased()) || dropping.contains($0.0.name.uppercased()) }.map(\.1)
 
-        // Indexes: kept where name and definition are the layout's.
-        let wanted = Dictionary(zip(layout.indexes.map { $0.name.uppercased() }, layout.indexStatements), uniquingKeysWith: { a, _ in a })
+        // Indexes: kept where name and definition are the layout's (a column
+        // renamed in place is renamed inside its indexes by SQLite, so the
+        // layout's definition is compared under the column's old name).
+        var wanted: [String: String] = [:]
+        for index in layout.indexes {
+            let old = renamedFrom[index.table.uppercased()] ?? [:]
+            let elements = index.elements.map { e -> String in
+                let column = e.prefix { !$0.isWhitespace }
+                return (old[column.uppercased()].map { q($0) } ?? String(column)) + e.dropFirst(column.count)
+            }
+            wanted[index.name.uppercased()] = "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.table) (\(elements.joined(separator: ", ")))"
+        }
         var indexDrops: [MigrationStep] = [], keptIndexes: Set<String> = []
         let rebuilt = Set(hierarchyTables.map { $0.uppercased() } + oldViews.joins.map { $0.cdTable.uppercased() })
         for row in try connection.query("SELECT name, tbl_name, sql FROM main.sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name") {
             guard case .string(let name) = row[0], case .string(let table) = row[1], case .string(let sql) = row[2],
                   rebuilt.contains(table.uppercased()) else { continue }
-            if renames.isEmpty && droppedColumns[table.uppercased()] == nil, let statement = wanted[name.uppercased()],
+            if let statement = wanted[name.uppercased()],
                Self.normalized(statement) == Self.normalized(sql) {
                 keptIndexes.insert(name.uppercased())
             } else {
