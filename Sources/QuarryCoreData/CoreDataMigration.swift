@@ -14,13 +14,17 @@
 // Data opens the store with the new model without migrating again. The
 // cached model (`Z_MODELCACHE`) is emptied: it would describe the old model.
 //
-// How: in ONE SQLite transaction on the store itself (`BEGIN IMMEDIATE`,
-// before the schema is even read, so no writer slips in between plan and
-// run) — the old tables are renamed aside, the new ones created, the rows
-// copied with `INSERT … SELECT` (CoreDataMigration+Copy.swift), the old
-// tables dropped, the indexes made. Any failure (a uniqueness constraint the
-// rows break, a database error, a kill) rolls back: the store stays what it
-// was, as SQLite's journal guarantees.
+// How: planned on the read path's connection (immutable, or a private copy),
+// so a refusal or a dry run leaves the store, its -wal and -shm
+// byte-identical; then run in ONE SQLite transaction on the store itself
+// (`BEGIN IMMEDIATE`, the plan made again under the lock, so no writer slips
+// in between plan and run): in place where the change allows it (columns
+// added, renamed, dropped; CoreDataMigration+InPlace.swift), else the old
+// tables renamed aside, the new ones created, the rows copied with
+// `INSERT … SELECT` (CoreDataMigration+Copy.swift), the old tables dropped,
+// the indexes made. Any failure (a uniqueness constraint the rows break, a
+// database error, a kill) rolls back: the store stays what it was, as
+// SQLite's journal guarantees.
 //
 // Which changes: those ModelDifference finds inferable, as for Quarry's own
 // stores, minus what this copy does not do yet — refused with the reason:
