@@ -173,7 +173,7 @@ struct CoreDataMigrationTests {
             #expect(after == before, "\(entity.name): objects and values kept")
             compared += before.count
         }
-        print("CORE-DATA-MIGRATION \(pair.testDescription): \(migration.difference.changes.count) changes, \(migration.inPlace ? "in place" : "by copy"), \(migration.steps.count) statements, \(compared) objects compared")
+        print("CORE-DATA-MIGRATION \(pair.testDescription): \(migration.difference.changes.count) changes, \(migration.isCurrent ? "already current" : migration.inPlace ? "in place" : "by copy"), \(migration.steps.count) statements, \(compared) objects compared")
     }
 
     // MARK: - A hand-made store

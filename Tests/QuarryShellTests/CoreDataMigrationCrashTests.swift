@@ -51,15 +51,7 @@ struct CoreDataMigrationCrashTests {
             try c.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'Item'", [.int(Int64(Self.rows))])
             c.close()
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: REPLTerminalTests.binary!)
-        process.arguments = ["migrate", "--store", path, "--model", dir + "v2.xml", "--from", dir + "v1.xml"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        Thread.sleep(forTimeInterval: delay)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let process = try KilledQuarry.run(["migrate", "--store", path, "--model", dir + "v2.xml", "--from", dir + "v1.xml"], killedAfter: delay)
 
         let check = try SQLiteConnection(path: path, options: .init(create: false))
         #expect(try check.query("PRAGMA integrity_check").first?.first == .string("ok"), "killed after \(delay) s")

@@ -36,15 +36,7 @@ struct CrashSafetyTests {
                 INSERT INTO "Employee" ("_pk", "_entity", "name", "salary") SELECT i, 'Employee', 'E' || i, 1000 FROM n
                 """#)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: REPLTerminalTests.binary!)
-        process.arguments = ["--store", path, "-c", "UPDATE Employee SET salary = salary + 1"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        Thread.sleep(forTimeInterval: delay)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let process = try KilledQuarry.run(["--store", path, "-c", "UPDATE Employee SET salary = salary + 1"], killedAfter: delay)
 
         let store = try SQLStore(path: path, model: try ModelReader.read(from: Self.modelPath))
         let old = try store.count(FetchRequest(entity: "Employee", predicate: try Parser.parsePredicate("salary == 1000")))
@@ -66,15 +58,7 @@ struct CrashSafetyTests {
                 """#)
             store.database.close()
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: REPLTerminalTests.binary!)
-        process.arguments = ["--postgres", url.description, "-c", "UPDATE Employee SET salary = salary + 1"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        Thread.sleep(forTimeInterval: delay)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let process = try KilledQuarry.run(["--postgres", url.description, "-c", "UPDATE Employee SET salary = salary + 1"], killedAfter: delay)
 
         // The server notices the dropped client and rolls its transaction back.
         let store = try SQLStore(postgres: url.description, model: model)

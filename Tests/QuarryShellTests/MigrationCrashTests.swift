@@ -41,15 +41,7 @@ struct MigrationCrashTests {
                 """#)
             store.database.close()
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: REPLTerminalTests.binary!)
-        process.arguments = ["migrate", "--store", path, "--model", dir + "v2.yaml"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        Thread.sleep(forTimeInterval: delay)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let process = try KilledQuarry.run(["migrate", "--store", path, "--model", dir + "v2.yaml"], killedAfter: delay)
 
         let saved = try #require(try SQLStore.storedModel(at: path))
         #expect(saved == old || saved == new, "killed after \(delay) s: the saved model is neither version")
