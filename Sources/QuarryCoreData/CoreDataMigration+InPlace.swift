@@ -46,10 +46,11 @@ extension CoreDataMigrationCopy {
         for table in hierarchyTables {
             guard let target = layoutTables[table.uppercased()], let existing = schema.table(table)?.columns else { return nil }
             let copies = entityCopies.filter { $0.oldTable.uppercased() == table.uppercased() }
-            var claimed: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+            let fixed: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+            var claimed = fixed   // old columns some new column reads
             var newName: [String: String] = [:]   // old column (upper) → its name after the renames
             var fills: [(column: String, source: CoreDataMigrationCopy.ColumnSource, entities: [Int])] = []
-            for column in target.columns where !claimed.contains(column.name.uppercased()) {
+            for column in target.columns where !fixed.contains(column.name.uppercased()) {
                 var sources: [CoreDataMigrationCopy.ColumnSource] = []
                 var entities: [Int] = []
                 for copy in copies {

@@ -301,6 +301,44 @@ struct CoreDataMigrationTests {
         store.database.close()
     }
 
+    /// In place where only columns change: a new attribute with its default,
+    /// a rename; and the copy when a new attribute takes a renamed one's old
+    /// column name (in place, the old column would still be there).
+    @Test(arguments: [
+        ("a new attribute with a default", "<attribute name=\"score\" optional=\"YES\"",
+         "<attribute name=\"level\" attributeType=\"Integer 16\" defaultValueString=\"7\" usesScalarValueType=\"YES\"/>\n        <attribute name=\"score\" optional=\"YES\"", true),
+        ("a rename", "<attribute name=\"title\" optional=\"YES\" attributeType=\"String\"/>\n        <relationship name=\"employer\"",
+         "<attribute name=\"honorific\" optional=\"YES\" attributeType=\"String\" elementID=\"title\"/>\n        <relationship name=\"employer\"", true),
+        ("a rename whose old name a new attribute takes", "<attribute name=\"title\" optional=\"YES\" attributeType=\"String\"/>\n        <relationship name=\"employer\"",
+         "<attribute name=\"honorific\" optional=\"YES\" attributeType=\"String\" elementID=\"title\"/>\n        <attribute name=\"title\" optional=\"YES\" attributeType=\"String\" elementID=\"newTitle\"/>\n        <relationship name=\"employer\"", false),
+    ])
+    func columnChangesAreMadeInPlaceWhereTheyCanBe(label: String, from: String, to: String, inPlace: Bool) throws {
+        let scratch = Scratch()
+        let path = try SyntheticStoreTests.make(in: scratch, checkpointed: true)
+        #expect(SyntheticStoreTests.modelXML.contains(from), "\(label): the edit applies")
+        let v7 = try Self.write(SyntheticStoreTests.modelXML, in: scratch, as: "v7.xml")
+        let text = SyntheticStoreTests.modelXML.replacingOccurrences(of: from, with: to)
+        let v8 = try Self.write(text, in: scratch, as: "v8.xml")
+        let before = try SQLStore(coreDataStore: try scratch.copyStore(path, as: "before.sqlite"), model: SyntheticStoreTests.model)
+        defer { before.database.close() }
+        let migration = try CoreDataStore.migrate(path: path, modelPath: v8, fromModelPath: v7)
+        #expect(migration.inPlace == inPlace, "\(label)")
+        let z = try CoreDataWritableTests.Z(path)
+        #expect(try z.value("PRAGMA integrity_check") == .string("ok"))
+        z.c.close()
+        let opened = try CoreDataStore.open(path: path, modelPath: v8)
+        defer { opened.store.database.close() }
+        let renamed = text.contains("honorific")
+        let people = try Self.objects(opened.store, entity: "Person", keys: ["name", renamed ? "honorific" : "title", "score"])
+        #expect(people == (try Self.objects(before, entity: "Person", keys: ["name", "title", "score"])), "\(label): every person's values")
+        if text.contains("level") {
+            #expect(try Self.objects(opened.store, entity: "Person", keys: ["level"]).values.allSatisfy { $0 == [.int(7)] })
+        }
+        if text.contains("newTitle") {
+            #expect(try Self.objects(opened.store, entity: "Person", keys: ["title"]).values.allSatisfy { $0 == [.null] }, "the new title starts empty")
+        }
+    }
+
     /// Refusals: nothing runs, the file stays byte-identical.
     @Test(arguments: [
         ("a to-one made to-many", "<relationship name=\"friend\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"Party\"/>",
