@@ -302,6 +302,12 @@ private final class EmployeeObject: TypedKeyValueAccessible, @unchecked Sendable
         }
         do {
             // README snippet 6
+            let migration = try CoreDataStore.migrate(path: "App.sqlite", modelPath: "App.xcdatamodeld")   // dryRun: true to plan only
+            // end of README snippet
+            _ = migration
+        }
+        do {
+            // README snippet 7
             let source = try SQLStore(coreDataStore: "App.sqlite")
             try StoreExport.copy(from: source, toFile: "data.sqlite")       // or to: an open SQLStore of the same model
             // end of README snippet
