@@ -147,3 +147,18 @@ if let sanitizer = Context.environment["QUARRY_SANITIZER"], !sanitizer.isEmpty {
         }
     }
 }
+
+// QUARRY_TEST_TARGETS=A,B,… declares only those test targets (CI's sanitized
+// builds: each runs a filter that touches a few of them, and compiling the
+// others instrumented would cost minutes of CI's hour for nothing). A name
+// that is not a test target of this package stops the build here, so a
+// renamed target cannot silently leave a sanitized run with fewer suites.
+// Like QUARRY_SANITIZER, it must be set alike for the build and `swift test`.
+if let selected = Context.environment["QUARRY_TEST_TARGETS"], !selected.isEmpty {
+    let names = Set(selected.split(separator: ",").map { String($0) })
+    let known = Set(package.targets.filter { $0.type == .test }.map(\.name))
+    if let unknown = names.subtracting(known).sorted().first {
+        fatalError("QUARRY_TEST_TARGETS names \(unknown), which is not a test target (they are: \(known.sorted().joined(separator: ", ")))")
+    }
+    package.targets.removeAll { $0.type == .test && !names.contains($0.name) }
+}
