@@ -20,20 +20,22 @@ extension YAMLModelReader {
     /// Attribute type names accepted in YAML: the canonical names
     /// (`integer64`), Xcode's (`Integer 64`), and a few common aliases.
     static func attributeType(_ text: String) -> AttributeType? {
-        let key = text.lowercased().replacingOccurrences(of: " ", with: "")
-        if let t = AttributeType.allCases.first(where: { $0.yamlName.lowercased() == key || $0.rawValue.lowercased().replacingOccurrences(of: " ", with: "") == key }) {
-            return t
-        }
-        switch key {
-        case "int16": return .integer16
-        case "int32": return .integer32
-        case "int64": return .integer64
-        case "bool": return .boolean
-        case "data": return .binary
-        case "url": return .uri
-        default: return nil
-        }
+        attributeTypesBySpelling[text] ?? attributeTypesBySpelling[text.lowercased().replacingOccurrences(of: " ", with: "")]
     }
+
+    /// Every accepted spelling, folded (lower case, no spaces), and the
+    /// common exact ones as written, so most lookups fold nothing: a saved
+    /// model is read at every open of its store.
+    private static let attributeTypesBySpelling: [String: AttributeType] = {
+        var table: [String: AttributeType] = ["int16": .integer16, "int32": .integer32, "int64": .integer64, "bool": .boolean,
+                                              "data": .binary, "url": .uri]
+        for type in AttributeType.allCases {
+            table[type.yamlName] = type
+            table[type.yamlName.lowercased()] = type
+            table[type.rawValue.lowercased().replacingOccurrences(of: " ", with: "")] = type
+        }
+        return table
+    }()
 
     mutating func readAttribute(_ name: String, _ node: Node, into entity: inout Entity) throws(ModelError) {
         let what = "attribute '\(name)' of \(entity.name)"

@@ -110,11 +110,15 @@ public final class ExternalBinaryStorage {
     /// looked for when the folder holds files.
     static func checkFileNamesOutsideFlagged(_ database: any SQLDatabase, mapping: StoreMapping) throws {
         guard let file = database.databaseFile else { return }
+        // Only binary attributes kept inline can hold a stray file name; most
+        // models have none, and then the folder is not even looked at.
+        let inline = { (a: Attribute) in a.type == .binary && !a.allowsExternalBinaryDataStorage && !a.isTransient }
+        guard mapping.model.entities.contains(where: { $0.attributes.contains(where: inline) }) else { return }
         let folder = folder(forStoreAt: file)
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter(isFileName)
         guard !files.isEmpty else { return }
         for entity in mapping.model.entities {
-            for a in entity.attributes where a.type == .binary && !a.allowsExternalBinaryDataStorage && !a.isTransient {
+            for a in entity.attributes where inline(a) {
                 guard let table = mapping.table(for: entity.name), let column = mapping.column(for: a.name, of: entity.name) else { continue }
                 let c = SQLIdentifier.quoted(column)
                 let rows = try database.query("SELECT COUNT(*) FROM \(SQLIdentifier.quoted(table)) WHERE typeof(\(c)) = 'text'", [], as: [.int])

@@ -112,6 +112,9 @@ public struct Migration: Sendable {
     /// The names of the store before and after (saved by `run`).
     public let oldLayout: StoreLayoutRecord
     public let newLayout: StoreLayoutRecord
+    /// The old model's mapping over `oldLayout`, kept for `run` (a store
+    /// from before row versions gets them first).
+    let oldMapping: StoreMapping
 
     /// Plans the migration; throws `.notInferable` with every refusal.
     /// `layout`: the store's saved layout (nil: the old model's derived names,
@@ -123,6 +126,7 @@ public struct Migration: Sendable {
         let newMap = StoreMapping(model: difference.new, dialect: dialect, layout: difference.carriedLayout(oldMap.layoutRecord))
         oldLayout = oldMap.layoutRecord
         newLayout = newMap.layoutRecord
+        oldMapping = oldMap
         guard difference.isInferable else {
             throw MigrationError.notInferable(location: location, refusals: difference.refusals.map { c in
                 "\(c.property.map { "\(c.entity).\($0)" } ?? c.entity): \(c.refusal!)"
@@ -144,7 +148,7 @@ public struct Migration: Sendable {
         defer { if sqlite { _ = try? database.run("PRAGMA foreign_keys = ON", []) } }
         try database.inTransaction {
             // A store from before row versions gets them first: a rebuilt table copies them (SQLStore+Versions.swift).
-            try SQLStore.addVersionColumns(to: SQLStore.tablesWithoutVersions(StoreMapping(model: difference.old, dialect: dialect, layout: oldLayout), in: database), in: database)
+            try SQLStore.addVersionColumns(to: SQLStore.tablesWithoutVersions(oldMapping, in: database), in: database)
             for step in steps {
                 do {
                     switch step.kind {

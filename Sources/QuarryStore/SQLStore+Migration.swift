@@ -17,18 +17,20 @@ extension SQLStore {
     /// Migrates (policy `.automatic`) or refuses (`.none`) a store whose
     /// saved model differs from `model` in what is stored. A difference in
     /// metadata only (validation rules, a default) opens as before; an
-    /// automatic open also saves the new model then.
+    /// automatic open also saves the new model then. Returns the layout a
+    /// migration saved (the open need not read it back), else nil.
     static func migrateIfNeeded(_ database: any SQLDatabase, to model: Model, modelFile: String?, policy: MigrationPolicy,
-                                renames: [String: String] = [:]) throws {
+                                renames: [String: String] = [:]) throws -> StoreLayoutRecord? {
         guard let difference = difference(in: database, to: model, renames: renames), !difference.isEmpty,
-              !difference.sharesNoEntity else { return }
+              !difference.sharesNoEntity else { return nil }
         switch policy {
         case .none:
             if difference.altersStorage {
                 throw StoreError.migrationNeeded(location: database.location, changes: difference.changes.map(\.description))
             }
+            return nil
         case .automatic:
-            try migrate(database, difference, modelFile: modelFile)
+            return try migrate(database, difference, modelFile: modelFile).newLayout
         }
     }
 

@@ -73,8 +73,8 @@ public final class SQLStore {
             // A store made with an earlier version of this model: migrated
             // or refused before anything reads it (SQLStore+Migration.swift);
             // a migration saves the layout it migrated to.
-            try SQLStore.migrateIfNeeded(database, to: model, modelFile: modelFile, policy: migration)
-            stored = try SQLStore.storedLayout(in: database)
+            stored = try SQLStore.migrateIfNeeded(database, to: model, modelFile: modelFile, policy: migration)
+                ?? SQLStore.storedLayout(in: database)
         }
         self.mapping = StoreMapping(model: model, dialect: database.dialect, layout: isNew ? layout : stored)
         self.externalStorage = ExternalBinaryStorage.make(for: database, mapping: mapping)

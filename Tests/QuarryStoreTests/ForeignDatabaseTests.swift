@@ -100,6 +100,20 @@ struct ForeignDatabaseTests {
         for (name, bytes) in before { #expect(after[name] == bytes, "\(name) changed") }
     }
 
+    /// A symbolic link to a foreign database is the database: it is looked
+    /// into and refused like the file itself (the inspection once took a
+    /// link for a special file and let the open go ahead).
+    @Test(arguments: cases.filter(\.checkpointed))
+    func aLinkToAForeignDatabaseIsRefusedToo(_ c: Case) throws {
+        let scratch = Scratch()
+        let target = try Self.make(c, in: scratch)
+        let link = scratch.path("link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let kind = try SQLiteFileInspection.kind(of: link)
+        #expect(kind == (try SQLiteFileInspection.kind(of: target)), "\(kind)")
+        try Self.expectRefused(link, coreData: c.coreData)
+    }
+
     @Test(arguments: cases)
     func aForeignDatabaseIsRefusedAndKeepsEveryByte(_ c: Case) throws {
         let scratch = Scratch()
