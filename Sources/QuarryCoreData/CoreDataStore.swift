@@ -114,6 +114,12 @@ public enum CoreDataStore {
     /// The file must be a Core Data store: anything else gets a message
     /// saying what it is.
     static func check(_ path: String) throws {
+        if path.hasPrefix("file:") {
+            // Core Data's files are opened in modes of their own (immutable,
+            // a private copy); a URI's parameters would be lost or fight them.
+            throw CoreDataError(.unreadableStore, "'\(path)' is a URI; a Core Data store is opened by its path",
+                                hint: SQLiteFilePath.file(of: path).map { "use --store \($0)" })
+        }
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoreDataError(.unreadableStore, "no file at '\(path)'")
         }

@@ -113,8 +113,7 @@ public final class SQLiteConnection {
     /// (a workaround for an old file-system bug) and would write a new
     /// database over it. An empty file is an empty database, as for SQLite.
     static func checkHeader(_ path: String) throws(SQLiteError) {
-        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:"),
-              let handle = FileHandle(forReadingAtPath: path) else { return }
+        guard let file = SQLiteFilePath.file(of: path), let handle = FileHandle(forReadingAtPath: file) else { return }
         defer { try? handle.close() }
         guard let start = try? handle.read(upToCount: 16), !start.isEmpty else { return }
         if start != Data("SQLite format 3\u{0}".utf8) {

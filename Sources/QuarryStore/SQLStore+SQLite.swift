@@ -58,7 +58,7 @@ extension SQLStore {
     /// holds none (or is not a Quarry store). Errors: the file is not
     /// SQLite, or the saved model no longer reads.
     public static func storedModel(at path: String) throws -> Model? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let file = SQLiteFilePath.file(of: path), FileManager.default.fileExists(atPath: file) else { return nil }
         try StorePathCheck.check(path)
         // Not even a read-only open (which may write a `-shm`) of a file that is not Quarry's.
         let kind = try SQLiteFileInspection.kind(of: path)

@@ -39,8 +39,9 @@ public enum SQLiteFileKind: Equatable, Sendable {
 
 public enum SQLiteFileInspection {
     /// What `path` holds, found without writing to it or its `-wal`/`-shm`.
-    public static func kind(of path: String) throws -> SQLiteFileKind {
-        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return .empty }
+    public static func kind(of name: String) throws -> SQLiteFileKind {
+        // A `file:` URI opens a file like a plain path (SQLiteFilePath.swift).
+        guard let path = SQLiteFilePath.file(of: name) else { return .empty }
         // stat(2) and read(2), not FileManager: its attributes look up the
         // owner's and group's names too, a tenth of a store's whole open.
         var info = stat()

@@ -3,6 +3,7 @@
 // read as if it were a database, and a directory fails with a vague "unable
 // to open database file". Anything that exists and is not a regular file is
 // refused here at once, with what it is.
+import QuarrySQLite
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,9 +23,10 @@ public enum StorePathCheck {
     /// Throws when `path` exists and is not a regular file (symbolic links
     /// are followed). A missing path is fine: the store will be created.
     public static func check(_ path: String) throws(StorePathError) {
-        guard path != ":memory:", !path.isEmpty else { return }
+        // A `file:` URI opens a file too (SQLiteFilePath.swift).
+        guard let file = SQLiteFilePath.file(of: path) else { return }
         var info = stat()
-        guard stat(path, &info) == 0 else { return }
+        guard stat(file, &info) == 0 else { return }
         let kind: String
         switch info.st_mode & S_IFMT {
         case S_IFREG: return

@@ -197,6 +197,7 @@ struct SyntheticStoreTests {
         Refusal(name: "no model given, none cached", kind: .noModel, words: "--model"),
         Refusal(name: "a model that does not match", kind: .modelMismatch, words: "Person.nickname has no column ZNICKNAME in ZPARTY"),
         Refusal(name: "damaged after the header", kind: .unreadableStore, words: "damaged"),
+        Refusal(name: "named by a file: URI", kind: .unreadableStore, words: "is a URI; a Core Data store is opened by its path; hint: use --store /"),
         Refusal(name: "siblings' same-named columns the other way round", kind: .modelMismatch,
                 words: "ZPARTY.ZTITLE should hold Company.title but has a value in a row of entity number 3"),
     ])
@@ -212,6 +213,8 @@ struct SyntheticStoreTests {
             path = try Self.make(in: scratch, checkpointed: true, statements: ["CREATE TABLE notes (body TEXT)", "INSERT INTO notes VALUES ('keep')"])
         case let n where n.hasPrefix("no model"):
             path = try Self.make(in: scratch, checkpointed: true)
+        case let n where n.hasPrefix("named by"):
+            path = "file:" + SQLiteFileInspection.uriPath(try Self.make(in: scratch, checkpointed: true)) + "?mode=rw"
         case let n where n.hasPrefix("siblings'"):
             // Ann (a Person, entity 3) holds her title in ZTITLE, which the
             // naming gives Company (entity 2): the columns are swapped.

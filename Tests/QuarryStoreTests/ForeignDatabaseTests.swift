@@ -80,8 +80,8 @@ struct ForeignDatabaseTests {
         return path
     }
 
-    static func expectRefused(_ path: String, coreData: Bool?) throws {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    static func expectRefused(_ path: String, coreData: Bool?, folder: URL? = nil) throws {
+        let folder = folder ?? URL(fileURLWithPath: path).deletingLastPathComponent()
         let before = try snapshot(folder)
         do {
             _ = try SQLStore(path: path, model: model)
@@ -112,6 +112,19 @@ struct ForeignDatabaseTests {
         let kind = try SQLiteFileInspection.kind(of: link)
         #expect(kind == (try SQLiteFileInspection.kind(of: target)), "\(kind)")
         try Self.expectRefused(link, coreData: c.coreData)
+    }
+
+    /// A `file:` URI opens the file it names (connections open names as
+    /// URIs): it is looked into and refused like the plain path (the
+    /// inspection once skipped URIs, and `--store file:/…/App.sqlite` wrote
+    /// Quarry's tables into a Core Data store).
+    @Test(arguments: cases.filter(\.checkpointed), ["file:%@", "file://%@", "file://localhost%@", "file:%@?mode=rw", "file:%@#x"])
+    func aURIToAForeignDatabaseIsRefusedToo(_ c: Case, form: String) throws {
+        let scratch = Scratch()
+        let path = try Self.make(c, in: scratch)
+        let uri = form.replacingOccurrences(of: "%@", with: SQLiteFileInspection.uriPath(path))
+        #expect(try SQLiteFileInspection.kind(of: uri) == (try SQLiteFileInspection.kind(of: path)), "\(uri)")
+        try Self.expectRefused(uri, coreData: c.coreData, folder: scratch.url)
     }
 
     @Test(arguments: cases)
