@@ -15,7 +15,10 @@
 // never opened for writing. Either way their bytes stay as they were.
 //
 // Special files (FIFOs, devices, folders) are not looked into: opening a
-// FIFO to read would block; they are left to the open's own error.
+// FIFO to read would block; they are left to the open's own error. What is
+// looked at is the file the open would write: a symbolic link is followed
+// (a link to somebody's database is that database), and a `file:` URI is
+// read as SQLite reads it (SQLiteFilePath.swift).
 import Foundation
 import QuarrySQLite
 
