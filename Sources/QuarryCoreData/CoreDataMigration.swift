@@ -80,8 +80,10 @@ extension CoreDataStore {
 
     /// `forceCopy`: rebuild every table even where the change could be made
     /// in place (the tests compare the two).
-    static func migrate(path: String, modelPath: String, fromModelPath: String?, dryRun: Bool, forceCopy: Bool) throws -> CoreDataMigration {
-        try check(path)
+    static func migrate(path named: String, modelPath: String, fromModelPath: String?, dryRun: Bool, forceCopy: Bool) throws -> CoreDataMigration {
+        try check(named)
+        // The store itself, beside which its `-wal` is (not beside a link to it).
+        let path = SQLiteFilePath.resolvingLinks(named)
         // Planned first on the read path's connection (an immutable open, or
         // a private copy of a store with rows in its -wal), so that a refusal
         // or a dry run leaves the store, its -wal and its -shm byte-identical

@@ -53,8 +53,11 @@ public enum CoreDataStore {
     /// Opens the Core Data store at `path`, read-only unless `writable`.
     /// `model` (already read) or `modelPath` (a model file or bundle) name
     /// the model; with neither, the model cached in the store is used.
-    public static func open(path: String, model: Model? = nil, modelPath: String? = nil, writable: Bool = false) throws -> CoreDataOpening {
-        try check(path)
+    public static func open(path named: String, model: Model? = nil, modelPath: String? = nil, writable: Bool = false) throws -> CoreDataOpening {
+        try check(named)
+        // Through a link, the `-wal` (rows not yet checkpointed) and the
+        // external-data folder are beside the store itself.
+        let path = SQLiteFilePath.resolvingLinks(named)
         let (connection, privateCopy) = writable ? (try connectWritable(path), nil) : try connect(path)
         defer { if let privateCopy { try? FileManager.default.removeItem(atPath: privateCopy) } }
         do {

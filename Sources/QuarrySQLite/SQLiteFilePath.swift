@@ -6,6 +6,11 @@
 // file. A check that skipped URIs let `--store file:/path/App.sqlite` write
 // Quarry's tables into an app's Core Data store.
 //
+// SQLite also follows symbolic links to the file itself, and keeps its `-wal`
+// and `-shm` beside that file: code that looks at those (a reader that sees
+// rows still in the `-wal`, the external-data folder beside a Core Data
+// store) must start from the resolved path (`resolvingLinks`).
+//
 // The URI form is SQLite's (https://sqlite.org/uri.html): `file:`, an optional
 // authority that is empty or `localhost`, the path up to `?` or `#`,
 // percent-decoded; `mode=memory` or the path `:memory:` make an in-memory
@@ -13,6 +18,15 @@
 import Foundation
 
 public enum SQLiteFilePath {
+    /// `file` with every symbolic link resolved, as SQLite resolves it to
+    /// find the `-wal` and `-shm` (beside the file itself, not beside a link
+    /// to it); `file` unchanged when it does not exist.
+    public static func resolvingLinks(_ file: String) -> String {
+        guard let resolved = realpath(file, nil) else { return file }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// The file `name` opens; nil for an in-memory or temporary database
     /// (no file to look at), or a URI whose authority names another host
     /// (which SQLite refuses to open).

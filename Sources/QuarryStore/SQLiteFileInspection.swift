@@ -44,7 +44,9 @@ public enum SQLiteFileInspection {
     /// What `path` holds, found without writing to it or its `-wal`/`-shm`.
     public static func kind(of name: String) throws -> SQLiteFileKind {
         // A `file:` URI opens a file like a plain path (SQLiteFilePath.swift).
-        guard let path = SQLiteFilePath.file(of: name) else { return .empty }
+        guard let named = SQLiteFilePath.file(of: name) else { return .empty }
+        // The file itself, whose `-wal` sits beside it (not beside a link to it).
+        let path = SQLiteFilePath.resolvingLinks(named)
         // stat(2) and read(2), not FileManager: its attributes look up the
         // owner's and group's names too, a tenth of a store's whole open.
         var info = stat()

@@ -191,6 +191,31 @@ struct SyntheticStoreTests {
         var testDescription: String { name }
     }
 
+    /// Through a symbolic link from another folder, a store reads as
+    /// itself: the rows still in its `-wal` and its externally stored data
+    /// are beside the store, not beside the link (the reader once looked
+    /// for `link-wal`, found none, and read the main file alone: stale rows,
+    /// silently), and nothing of it is written.
+    @Test(arguments: [false, true])
+    func aLinkReadsTheStoreItPointsTo(checkpointed: Bool) throws {
+        let scratch = Scratch(), elsewhere = Scratch()
+        let path = try Self.make(in: scratch, checkpointed: checkpointed)
+        let link = elsewhere.path("Link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        let before = try scratch.snapshot()
+        let direct = try CoreDataStore.open(path: path, model: Self.model).store
+        let linked = try CoreDataStore.open(path: link, model: Self.model).store
+        for (entity, n) in [("Party", 3), ("Person", 2), ("Company", 1), ("Tag", 2)] {
+            #expect(try linked.count(FetchRequest(entity: entity)) == n, "COUNT \(entity) through the link")
+            #expect(try direct.count(FetchRequest(entity: entity)) == n, "COUNT \(entity)")
+        }
+        #expect(try Self.one(linked, "Person", "name == 'Bob'").value(forKey: "photo") == .data(Array("external bytes".utf8)))
+        linked.database.close()
+        direct.database.close()
+        #expect(try scratch.snapshot() == before, "the store's files changed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.url.path) == ["Link.sqlite"])
+    }
+
     @Test(arguments: [
         Refusal(name: "not SQLite (an encrypted store looks like this)", kind: .unreadableStore, words: "not a SQLite database"),
         Refusal(name: "SQLite but not Core Data", kind: .notCoreData, words: "not a Core Data store"),
