@@ -18,6 +18,7 @@
 // Even a valid-looking cache is checked: its counts must add up to the
 // number of objects fetched, or it is ignored and rebuilt.
 import Foundation
+import QuarrySQLite
 
 struct FetchedResultsCacheFile: Codable {
     struct Section: Codable {
@@ -89,7 +90,10 @@ enum FetchedResultsCache {
             guard stat(p, &info) == 0, info.st_size > 0 else { return "-" }
             return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
         }
-        return "\(path) \(stamp(path)) \(stamp(path + "-wal"))"
+        // Stamped where SQLite writes: through a link, the `-wal` that takes
+        // another process's commits is beside the store, not beside the link.
+        let file = SQLiteFilePath.resolvingLinks(path)
+        return "\(path) \(stamp(file)) \(stamp(file + "-wal"))"
     }
 }
 

@@ -138,8 +138,10 @@ extension SQLDatabase {
     /// The file this database lives in (a SQLite file's path), or nil for
     /// an in-memory or a server database: what has a folder beside it for
     /// externally stored values (ExternalBinaryStorage.swift).
+    /// A `file:` URI gives the file it opens (SQLiteFilePath.swift), not
+    /// its text, which would put the folder under the working directory.
     var databaseFile: String? {
-        guard let sqlite = self as? SQLiteConnection, sqlite.path != ":memory:", !sqlite.path.isEmpty else { return nil }
-        return sqlite.path
+        guard let sqlite = self as? SQLiteConnection else { return nil }
+        return SQLiteFilePath.file(of: sqlite.path)
     }
 }

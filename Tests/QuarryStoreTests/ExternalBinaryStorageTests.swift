@@ -188,6 +188,25 @@ struct ExternalBinaryStorageTests {
         ("SUBQUERY(box.items, $i, $i.photo == %@).@count > 0", ["i1", "i2"]),
     ]
 
+    /// A store named by a `file:` URI keeps its files beside the file the
+    /// URI opens (the folder was once derived from the URI's text: under the
+    /// working directory), and reads them back through the plain path too.
+    @Test func aStoreNamedByAURIKeepsItsFilesBesideIt() throws {
+        let path = try ExternalBinary.path()
+        defer { ExternalBinary.remove(path) }
+        let uri = "file:" + SQLiteFileInspection.uriPath(path) + "?cache=private"
+        do {
+            let store = try ExternalBinary.emptyStore(.sqlite, path: uri)
+            try store.insert("Item", ["name": "big", "photo": .data(ExternalBinary.large)])
+            store.database.close()
+        }
+        let folder = ExternalBinaryStorage.folder(forStoreAt: path).path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 1)
+        #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/file:"))
+        let reopened = try SQLStore(path: path, model: try ExternalBinary.model)
+        #expect(try reopened.fetch(FetchRequest(entity: "Item")).first?.value(forKey: "photo") == .data(ExternalBinary.large))
+    }
+
     @Test(arguments: TestEngine.available, 0..<predicates.count)
     func predicatesGiveTheMemoryEnginesAnswer(engine: TestEngine, index: Int) throws {
         let (text, expected) = Self.predicates[index]

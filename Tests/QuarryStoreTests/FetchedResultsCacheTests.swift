@@ -74,6 +74,33 @@ struct FetchedResultsCacheTests {
         withExtendedLifetime(context) {}
     }
 
+    /// A store opened through a symbolic link: another connection's commit,
+    /// still only in the `-wal` beside the store itself, makes the next
+    /// fetch rebuild (the fingerprint once stamped a `-wal` beside the link,
+    /// which never exists, and reused the stale sections).
+    @Test func rebuiltWhenTheStoreChangedThroughALink() throws {
+        let (path, cache, ids) = try fileStore()
+        let folder = Self.root.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let link = folder.appendingPathComponent("link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        let first = try controller(link, cache)
+        try first.performFetch()
+        let writer = try SQLStore(path: path, model: try ModelReader.read(from: Fixture.modelPath))
+        let context = Context(store: writer)
+        try context.object(with: ids["Cy"]!).setValue(context.object(with: ids["Sales"]!), forKey: "department")
+        try context.save()
+        // Both connections are still open: the commit is in the -wal only.
+        var wal = stat()
+        #expect(stat(path + "-wal", &wal) == 0 && wal.st_size > 0)
+        let again = try controller(link, cache)
+        try again.performFetch()
+        #expect(!again.lastFetchUsedCache)
+        #expect(layout(again) == ["Ops: Zoë", "Sales: Ann Bob Cy Émile"])
+        withExtendedLifetime(first) {}
+        withExtendedLifetime(context) {}
+    }
+
     @Test func rebuiltWhenTheRequestChanged() throws {
         let (path, cache, _) = try fileStore()
         let c = try controller(path, cache)
