@@ -41,6 +41,16 @@ struct FetchedResultsCacheTests {
         return c
     }
 
+    /// Another connection (as another process would) moves Cy to Sales; the
+    /// context is returned so that its connection stays open (the commit
+    /// then stays in the `-wal`).
+    func moveCyToSales(_ path: String, _ ids: [String: ObjectID]) throws -> Context {
+        let context = Context(store: try SQLStore(path: path, model: try ModelReader.read(from: Fixture.modelPath)))
+        try context.object(with: ids["Cy"]!).setValue(context.object(with: ids["Sales"]!), forKey: "department")
+        try context.save()
+        return context
+    }
+
     @Test func reusedWhenNothingChanged() throws {
         let (path, cache, _) = try fileStore()
         let first = try controller(path, cache)
@@ -58,11 +68,7 @@ struct FetchedResultsCacheTests {
         let (path, cache, ids) = try fileStore()
         let first = try controller(path, cache)
         try first.performFetch()
-        // Another connection (as another process would) moves Cy to Sales.
-        let writer = try SQLStore(path: path, model: try ModelReader.read(from: Fixture.modelPath))
-        let context = Context(store: writer)
-        try context.object(with: ids["Cy"]!).setValue(context.object(with: ids["Sales"]!), forKey: "department")
-        try context.save()
+        let context = try moveCyToSales(path, ids)
         let again = try controller(path, cache)
         try again.performFetch()
         #expect(!again.lastFetchUsedCache)
@@ -86,10 +92,7 @@ struct FetchedResultsCacheTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
         let first = try controller(link, cache)
         try first.performFetch()
-        let writer = try SQLStore(path: path, model: try ModelReader.read(from: Fixture.modelPath))
-        let context = Context(store: writer)
-        try context.object(with: ids["Cy"]!).setValue(context.object(with: ids["Sales"]!), forKey: "department")
-        try context.save()
+        let context = try moveCyToSales(path, ids)
         // Both connections are still open: the commit is in the -wal only.
         var wal = stat()
         #expect(stat(path + "-wal", &wal) == 0 && wal.st_size > 0)
