@@ -150,7 +150,7 @@ public enum CoreDataStore {
         let walSize = ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? NSNumber)?.intValue ?? 0
         let readOnly = SQLiteConnection.Options(readOnly: true, create: false)
         if walSize == 0 {
-            return (try SQLiteConnection(path: "file:\(SQLiteFileInspection.uriPath(path))?immutable=1", options: readOnly), nil)
+            return (try SQLiteConnection(path: "file:\(SQLiteFilePath.uriPath(path))?immutable=1", options: readOnly), nil)
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-coredata-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -163,7 +163,7 @@ public enum CoreDataStore {
             try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             try writer.execute("PRAGMA journal_mode = DELETE")
             writer.close()
-            return (try SQLiteConnection(path: "file:\(SQLiteFileInspection.uriPath(copy))?immutable=1", options: readOnly), folder)
+            return (try SQLiteConnection(path: "file:\(SQLiteFilePath.uriPath(copy))?immutable=1", options: readOnly), folder)
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             throw CoreDataError(.unreadableStore, "cannot read the rows still in '\(wal)' through a private copy: \(error)",

@@ -53,7 +53,8 @@ public enum ModelReader {
         // YAML forbids tabs as indentation where JSON allows them anywhere
         // between tokens; a JSON string cannot hold a raw tab, so turning
         // every tab into a space changes no value and no column.
-        try YAMLModelReader.read(yaml: json.replacingOccurrences(of: "\t", with: " "), file: file, language: "JSON")
+        let text = json.utf8.contains(UInt8(ascii: "\t")) ? json.replacingOccurrences(of: "\t", with: " ") : json
+        return try YAMLModelReader.read(yaml: text, file: file, language: "JSON")
     }
 
     /// Reads a Core Data model `contents` XML document from text.

@@ -29,8 +29,8 @@ public enum StorageNames {
         if name.utf8.first == UInt8(ascii: "_") {
             return "names starting with '_' are reserved for Quarry's own tables (such as _quarry_metadata and join tables)"
         }
-        if name.lowercased().hasPrefix("sqlite_") { return "SQLite reserves table names starting with 'sqlite_'" }
-        if name.contains(",") { return "an entity name cannot contain ','" }
+        if hasFoldedPrefix(name, "sqlite_") { return "SQLite reserves table names starting with 'sqlite_'" }
+        if name.utf8.contains(UInt8(ascii: ",")) { return "an entity name cannot contain ','" }
         return nil
     }
 
@@ -41,17 +41,30 @@ public enum StorageNames {
 
     static func problem(_ name: String, what: String) -> String? {
         if name.isEmpty { return "\(what) cannot be empty" }
-        if name.utf8.contains(0) { return "\(what) cannot contain a NUL character" }
-        if let c = name.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            return "\(what) cannot contain the control character U+\(String(c.value, radix: 16, uppercase: true).leftPadded(4))"
+        // One pass over the bytes first: every name of a model is checked at
+        // every open, and Foundation's `contains` was most of that.
+        if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            if name.utf8.contains(0) { return "\(what) cannot contain a NUL character" }
+            if let c = name.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                return "\(what) cannot contain the control character U+\(String(c.value, radix: 16, uppercase: true).leftPadded(4))"
+            }
+            if name.utf8.contains(UInt8(ascii: "\"")) { return "\(what) cannot contain '\"'" }
+            return "\(what) cannot contain '\\'"
         }
-        if name.contains("\"") { return "\(what) cannot contain '\"'" }
-        if name.contains("\\") { return "\(what) cannot contain '\\'" }
         if name.utf8.count > maximumLength {
             return "\(what) can be at most \(maximumLength) bytes long (PostgreSQL cuts longer identifiers), this one is \(name.utf8.count)"
         }
-        if name.lowercased().hasPrefix("_quarry") { return "names starting with '_quarry' are reserved for Quarry" }
+        if hasFoldedPrefix(name, "_quarry") { return "names starting with '_quarry' are reserved for Quarry" }
         return nil
+    }
+
+    /// Whether `name` starts with the lower-case ASCII `prefix` in any case.
+    /// ASCII folding is the whole of it: no other character lower-cases into
+    /// an ASCII letter of these prefixes, and this runs for every name at
+    /// every open, where `lowercased()` was measurable.
+    private static func hasFoldedPrefix(_ name: String, _ prefix: String) -> Bool {
+        name.utf8.count >= prefix.utf8.count
+            && zip(name.utf8, prefix.utf8).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0) == $1 }
     }
 
     /// The key two names collide on in SQLite, which compares identifiers

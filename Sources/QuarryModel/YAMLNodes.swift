@@ -10,13 +10,24 @@ import Yams
 
 struct YAMLNodes {
     let file: String
-    let lines: [Substring]
+    private let text: Lines
 
     init(file: String, text: String) {
         self.file = file
+        self.text = Lines(text)
+    }
+
+    /// The text's lines, split when first asked for (only a text value's
+    /// location needs them; splitting by Character was a tenth of reading a
+    /// store's saved model at every open).
+    var lines: [Substring] { text.lines }
+
+    private final class Lines {
+        let text: String
+        init(_ text: String) { self.text = text }
         // `\r\n` is one Character in Swift, so split on any line break, as
         // libyaml counts lines.
-        self.lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        lazy var lines: [Substring] = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     }
 
     func location(_ node: Node) -> ModelLocation {

@@ -2,7 +2,7 @@
 // table, per attribute its column, per relationship its storage (and the
 // order column of an ordered to-many kept as the destination's key), and the
 // join tables. A Quarry store saves it beside its model (`_quarry_metadata`,
-// key `layout`, JSON) when it is created and builds its mapping from it at
+// key `layout`, JSON: StoreLayoutRecord+JSON.swift) when it is created and builds its mapping from it at
 // every open (`StoreMapping(model:dialect:layout:)`), so a name, once
 // chosen, never changes because another entity or relationship was added
 // to the model: only what the record lacks is derived, and never under a
@@ -78,21 +78,6 @@ public struct StoreLayoutRecord: Codable, Sendable, Equatable {
 
     /// The `_quarry_metadata` key the record is saved under.
     public static let metadataKey = "layout"
-
-    /// The record as saved: JSON with sorted keys, so that equal records are equal text.
-    public var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        // Encoding strings, dictionaries and booleans cannot fail.
-        return String(decoding: try! encoder.encode(self), as: UTF8.self)
-    }
-
-    /// Reads a saved record. Throws the decoder's error, or an error naming
-    /// the format for a record of a later one.
-    public init(json text: String) throws {
-        self = try JSONDecoder().decode(StoreLayoutRecord.self, from: Data(text.utf8))
-        guard version == 1 else { throw UnknownVersion(version: version) }
-    }
 
     /// A record written by a later Quarry, in a format this one does not
     /// read. Not public: the store reports it as `StoreError.layoutMismatch`.

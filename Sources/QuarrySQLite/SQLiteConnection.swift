@@ -113,10 +113,9 @@ public final class SQLiteConnection {
     /// (a workaround for an old file-system bug) and would write a new
     /// database over it. An empty file is an empty database, as for SQLite.
     static func checkHeader(_ path: String) throws(SQLiteError) {
-        guard let file = SQLiteFilePath.file(of: path), let handle = FileHandle(forReadingAtPath: file) else { return }
-        defer { try? handle.close() }
-        guard let start = try? handle.read(upToCount: 16), !start.isEmpty else { return }
-        if start != Data("SQLite format 3\u{0}".utf8) {
+        guard let file = SQLiteFilePath.file(of: path) else { return }
+        let start = SQLiteFilePath.firstBytes(of: file, count: 16)
+        if !start.isEmpty && start != Array("SQLite format 3\u{0}".utf8) {
             throw .notADatabase(path: path, underlying: SQLiteError(code: SQLITE_NOTADB, message: "file is not a database"))
         }
     }

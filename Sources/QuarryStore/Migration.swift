@@ -115,6 +115,9 @@ public struct Migration: Sendable {
     /// The old model's mapping over `oldLayout`, kept for `run` (a store
     /// from before row versions gets them first).
     let oldMapping: StoreMapping
+    /// The new model's mapping over `newLayout`: the store opened after the
+    /// migration takes it rather than build the same one again.
+    let newMapping: StoreMapping
 
     /// Plans the migration; throws `.notInferable` with every refusal.
     /// `layout`: the store's saved layout (nil: the old model's derived names,
@@ -127,6 +130,7 @@ public struct Migration: Sendable {
         oldLayout = oldMap.layoutRecord
         newLayout = newMap.layoutRecord
         oldMapping = oldMap
+        newMapping = newMap
         guard difference.isInferable else {
             throw MigrationError.notInferable(location: location, refusals: difference.refusals.map { c in
                 "\(c.property.map { "\(c.entity).\($0)" } ?? c.entity): \(c.refusal!)"

@@ -17,10 +17,10 @@ extension SQLStore {
     /// Migrates (policy `.automatic`) or refuses (`.none`) a store whose
     /// saved model differs from `model` in what is stored. A difference in
     /// metadata only (validation rules, a default) opens as before; an
-    /// automatic open also saves the new model then. Returns the layout a
-    /// migration saved (the open need not read it back), else nil.
+    /// automatic open also saves the new model then. Returns the migration
+    /// run (its new layout and mapping are what the open goes on with), else nil.
     static func migrateIfNeeded(_ database: any SQLDatabase, to model: Model, modelFile: String?, policy: MigrationPolicy,
-                                renames: [String: String] = [:]) throws -> StoreLayoutRecord? {
+                                renames: [String: String] = [:]) throws -> Migration? {
         guard let difference = difference(in: database, to: model, renames: renames), !difference.isEmpty,
               !difference.sharesNoEntity else { return nil }
         switch policy {
@@ -30,7 +30,7 @@ extension SQLStore {
             }
             return nil
         case .automatic:
-            return try migrate(database, difference, modelFile: modelFile).newLayout
+            return try migrate(database, difference, modelFile: modelFile)
         }
     }
 

@@ -69,14 +69,15 @@ public final class SQLStore {
         if let error = model.derivationError() { throw error }
         let isNew = !(try database.tableNames()).contains(StoreMapping.metadataTable)
         var stored: StoreLayoutRecord?
+        var migrated: Migration?
         if !isNew {
             // A store made with an earlier version of this model: migrated
             // or refused before anything reads it (SQLStore+Migration.swift);
-            // a migration saves the layout it migrated to.
-            stored = try SQLStore.migrateIfNeeded(database, to: model, modelFile: modelFile, policy: migration)
-                ?? SQLStore.storedLayout(in: database)
+            // a migration saves the layout it migrated to, and has its mapping.
+            migrated = try SQLStore.migrateIfNeeded(database, to: model, modelFile: modelFile, policy: migration)
+            stored = try migrated?.newLayout ?? SQLStore.storedLayout(in: database)
         }
-        self.mapping = StoreMapping(model: model, dialect: database.dialect, layout: isNew ? layout : stored)
+        self.mapping = migrated?.newMapping ?? StoreMapping(model: model, dialect: database.dialect, layout: isNew ? layout : stored)
         self.externalStorage = ExternalBinaryStorage.make(for: database, mapping: mapping)
         try checkDerivations()   // SQLStore+Derived.swift
         // Transformers the model names that nobody registered keep the

@@ -53,7 +53,7 @@ public enum SQLiteFileInspection {
         guard stat(path, &info) == 0 else { return .empty }
         guard info.st_mode & S_IFMT == S_IFREG else { return .special }
         if info.st_size == 0 { return .empty }
-        guard header(of: path) == Array("SQLite format 3\u{0}".utf8) else { return .notSQLite }
+        guard SQLiteFilePath.startsAsSQLite(path) else { return .notSQLite }
 
         let wal = path + "-wal"
         var walInfo = stat()
@@ -72,22 +72,6 @@ public enum SQLiteFileInspection {
         return classify(tables)
     }
 
-    /// The first 16 bytes of the regular file at `path` (fewer if it is shorter).
-    private static func header(of path: String) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 16)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, 16 - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            count += n
-        }
-        return Array(bytes[0..<count])
-    }
-
     static func classify(_ tables: [String]) -> SQLiteFileKind {
         let user = tables.filter { !$0.hasPrefix("sqlite_") }
         if user.contains(StoreMapping.metadataTable) { return .quarry }
@@ -99,7 +83,7 @@ public enum SQLiteFileInspection {
     /// The tables in the main file alone, opened immutable (no lock, no
     /// journal, no `-shm`).
     private static func tableNames(immutable path: String) throws -> [String] {
-        let connection = try SQLiteConnection(path: "file:\(uriPath(path))?immutable=1",
+        let connection = try SQLiteConnection(path: "file:\(SQLiteFilePath.uriPath(path))?immutable=1",
                                               options: .init(readOnly: true, create: false))
         defer { connection.close() }
         return try connection.tableNames()
@@ -117,16 +101,6 @@ public enum SQLiteFileInspection {
         let connection = try SQLiteConnection(path: copy, options: .init(create: false))
         defer { connection.close() }
         return try connection.tableNames()
-    }
-
-    /// `path` as the path part of a `file:` URI: everything but unreserved
-    /// characters and `/` percent-encoded (`?`, `#` and `%` would otherwise
-    /// end or change it).
-    public static func uriPath(_ path: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~/")
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute
     }
 }
 

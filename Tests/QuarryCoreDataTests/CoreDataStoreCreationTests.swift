@@ -30,7 +30,7 @@ private struct SchemaSnapshot {
     var plist: [String: PropertyListValue] = [:]
 
     init(path: String) throws {
-        let c = try SQLiteConnection(path: "file:\(SQLiteFileInspection.uriPath(path))?immutable=1", options: .init(readOnly: true, create: false))
+        let c = try SQLiteConnection(path: "file:\(SQLiteFilePath.uriPath(path))?immutable=1", options: .init(readOnly: true, create: false))
         defer { c.close() }
         for row in try c.query("SELECT type, name, tbl_name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") {
             guard case .string(let type) = row[0], case .string(let name) = row[1], case .string(let table) = row[2] else { continue }
@@ -75,7 +75,7 @@ struct CoreDataStoreCreationTests {
            CoreDataVersionHash.coveredHashes(model) == stored {
             return (model, "XML")
         }
-        let c = try SQLiteConnection(path: "file:\(SQLiteFileInspection.uriPath(path))?immutable=1", options: .init(readOnly: true, create: false))
+        let c = try SQLiteConnection(path: "file:\(SQLiteFilePath.uriPath(path))?immutable=1", options: .init(readOnly: true, create: false))
         defer { c.close() }
         if let row = try? c.query("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1").first, case .data(let blob) = row[0],
            let full = try? CachedModelReader.readFull(blob), CoreDataVersionHash.coveredHashes(full.model) == stored {
@@ -231,7 +231,7 @@ struct CoreDataStoreCreationTests {
             for entity in model.entities {
                 #expect(try opened.store.count(FetchRequest(entity: entity.name)) == 0, "\(label): COUNT \(entity.name)")
             }
-            let check = try SQLiteConnection(path: "file:\(SQLiteFileInspection.uriPath(path))?immutable=1", options: .init(readOnly: true, create: false))
+            let check = try SQLiteConnection(path: "file:\(SQLiteFilePath.uriPath(path))?immutable=1", options: .init(readOnly: true, create: false))
             #expect(try check.scalar("PRAGMA integrity_check") == .string("ok"), "\(label): integrity_check")
             check.close()
             readBack += 1

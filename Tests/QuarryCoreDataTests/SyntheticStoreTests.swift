@@ -239,7 +239,7 @@ struct SyntheticStoreTests {
         case let n where n.hasPrefix("no model"):
             path = try Self.make(in: scratch, checkpointed: true)
         case let n where n.hasPrefix("named by"):
-            path = "file:" + SQLiteFileInspection.uriPath(try Self.make(in: scratch, checkpointed: true)) + "?mode=rw"
+            path = "file:" + SQLiteFilePath.uriPath(try Self.make(in: scratch, checkpointed: true)) + "?mode=rw"
         case let n where n.hasPrefix("siblings'"):
             // Ann (a Person, entity 3) holds her title in ZTITLE, which the
             // naming gives Company (entity 2): the columns are swapped.

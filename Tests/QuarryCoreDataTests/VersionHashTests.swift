@@ -85,7 +85,7 @@ struct VersionHashTests {
     /// One store's metadata: entity hashes and the digest, when present.
     private func metadata(_ s: CorpusStore, scratch: Scratch) throws -> (hashes: [String: [UInt8]], digest: String?, cache: [UInt8]?) {
         let path = try scratch.copyStore(CoreDataCorpus.storesFolder.appendingPathComponent(s.store).path, as: "App.sqlite")
-        let connection = try SQLiteConnection(path: "file:\(SQLiteFileInspection.uriPath(path))?immutable=1",
+        let connection = try SQLiteConnection(path: "file:\(SQLiteFilePath.uriPath(path))?immutable=1",
                                               options: .init(readOnly: true, create: false))
         defer { connection.close() }
         guard let row = try connection.query("SELECT Z_PLIST FROM Z_METADATA LIMIT 1").first, case .data(let bytes) = row[0],

@@ -123,4 +123,44 @@ struct StoreLayoutRecordTests {
         record.version = 2
         #expect(throws: StoreLayoutRecord.UnknownVersion.self) { try StoreLayoutRecord(json: record.json) }
     }
+
+    /// The saved text is written and read by hand (StoreLayoutRecord+JSON.swift);
+    /// stores saved before that hold JSONEncoder's text. Both read the same,
+    /// each way, including names JSON must escape (`/` is `\/` in JSONEncoder's).
+    @Test(arguments: shapes.indices)
+    func theSavedTextAgreesWithTheCodableForm(index: Int) throws {
+        var record = StoreMapping(model: try Self.model(Self.shapes[index].1), dialect: .sqlite).layoutRecord
+        record.entities["Odd/Name"] = .init(table: "Odd/Na\"me", columns: ["a\u{1}b": "ü\\c", "t\tab": "n\nl"])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let codableText = String(decoding: try encoder.encode(record), as: UTF8.self)
+        #expect(codableText.contains("\\/"), "JSONEncoder escapes '/', which the reader must undo")
+        #expect(try StoreLayoutRecord(json: codableText) == record)
+        #expect(try JSONDecoder().decode(StoreLayoutRecord.self, from: Data(record.json.utf8)) == record)
+        #expect(try StoreLayoutRecord(json: record.json) == record)
+        // Canonical: equal records, equal text, whatever order they were built in.
+        var reordered = StoreLayoutRecord(joinTables: record.joinTables)
+        for name in record.entities.keys.sorted().reversed() { reordered.entities[name] = record.entities[name] }
+        #expect(reordered.json == record.json)
+    }
+
+    /// A record that does not read says where.
+    static let malformed: [(text: String, path: String)] = [
+        ("{", "the record"),
+        (#"{"version":1,"entities":[],"joinTables":[]}"#, "entities"),
+        (#"{"version":"1","entities":{},"joinTables":[]}"#, "version"),
+        (#"{"version":1,"entities":{"A":{"columns":{},"relationships":{}}},"joinTables":[]}"#, "entities.A.table"),
+        (#"{"version":1,"entities":{"A":{"table":"A","columns":{"x":3},"relationships":{}}},"joinTables":[]}"#, "entities.A.columns.x"),
+        (#"{"version":1,"entities":{"A":{"table":"A","columns":{},"relationships":{"r":{"storage":{"kind":"other"}}}}},"joinTables":[]}"#,
+         "entities.A.relationships.r.storage.kind"),
+        (#"{"version":1,"entities":{},"joinTables":[{"table":"J","sourceTable":"A","targetTable":"B"}]}"#, "joinTables[0].ordered"),
+        (#"{"version":1,"entities":{}}"#, "joinTables"),
+    ]
+
+    @Test(arguments: malformed.indices)
+    func aMalformedRecordSaysWhere(index: Int) throws {
+        let (text, path) = Self.malformed[index]
+        let error = #expect(throws: StoreLayoutRecord.Malformed.self) { try StoreLayoutRecord(json: text) }
+        #expect(error?.path == path, "\(text)")
+    }
 }

@@ -22,6 +22,12 @@ import Testing
         ("file:/tmp/a.sqlite?mode=ro&immutable=1", "/tmp/a.sqlite"),
         ("file:/tmp/a%20b%3F.sqlite#frag", "/tmp/a b?.sqlite"),
         ("file:data.sqlite", "data.sqlite"),
+        ("file:/tmp/%C3%A9t%c3%a9.sqlite", "/tmp/été.sqlite"),
+        // A malformed escape or bytes that are not UTF-8: the text as given.
+        ("file:/tmp/a%2.sqlite", "/tmp/a%2.sqlite"),
+        ("file:/tmp/a%zz.sqlite", "/tmp/a%zz.sqlite"),
+        ("file:/tmp/a%", "/tmp/a%"),
+        ("file:/tmp/a%FF.sqlite", "/tmp/a%FF.sqlite"),
     ]
 
     @Test(arguments: cases)
@@ -43,5 +49,23 @@ import Testing
         try connection.execute("CREATE TABLE t (x)")
         connection.close()
         #expect(FileManager.default.fileExists(atPath: path), "\(name)")
+    }
+
+    /// `uriPath` is what `file(of:)` undoes, whatever the name holds; and
+    /// SQLite reads it the same (the file it creates is the one named).
+    @Test(arguments: ["plain.sqlite", "a b?c#d%e&f=g.sqlite", "été ☃.sqlite", "quote\"back\\slash+;,.sqlite"])
+    func aURIPathNamesTheSameFile(name: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-uri-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent(name).path
+        let uri = "file:" + SQLiteFilePath.uriPath(path) + "?mode=rwc"
+        #expect(SQLiteFilePath.file(of: uri) == path)
+        let connection = try SQLiteConnection(path: uri)
+        try connection.execute("CREATE TABLE t (x)")
+        connection.close()
+        #expect(FileManager.default.fileExists(atPath: path), "\(uri)")
+        // A relative path is made absolute first.
+        #expect(SQLiteFilePath.uriPath("x y.sqlite") == SQLiteFilePath.uriPath(FileManager.default.currentDirectoryPath + "/x y.sqlite"))
     }
 }

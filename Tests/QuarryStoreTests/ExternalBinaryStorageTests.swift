@@ -194,7 +194,7 @@ struct ExternalBinaryStorageTests {
     @Test func aStoreNamedByAURIKeepsItsFilesBesideIt() throws {
         let path = try ExternalBinary.path()
         defer { ExternalBinary.remove(path) }
-        let uri = "file:" + SQLiteFileInspection.uriPath(path) + "?cache=private"
+        let uri = "file:" + SQLiteFilePath.uriPath(path) + "?cache=private"
         do {
             let store = try ExternalBinary.emptyStore(.sqlite, path: uri)
             try store.insert("Item", ["name": "big", "photo": .data(ExternalBinary.large)])

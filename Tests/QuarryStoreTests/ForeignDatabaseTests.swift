@@ -122,7 +122,7 @@ struct ForeignDatabaseTests {
     func aURIToAForeignDatabaseIsRefusedToo(_ c: Case, form: String) throws {
         let scratch = Scratch()
         let path = try Self.make(c, in: scratch)
-        let uri = form.replacingOccurrences(of: "%@", with: SQLiteFileInspection.uriPath(path))
+        let uri = form.replacingOccurrences(of: "%@", with: SQLiteFilePath.uriPath(path))
         #expect(try SQLiteFileInspection.kind(of: uri) == (try SQLiteFileInspection.kind(of: path)), "\(uri)")
         try Self.expectRefused(uri, coreData: c.coreData, folder: scratch.url)
     }

@@ -44,7 +44,7 @@ struct TornCheckpointTests {
         // The premise: the main file alone (immutable, as the inspection
         // first reads it) is damaged.
         #expect(throws: SQLiteError.self) {
-            let c = try SQLiteConnection(path: "file:\(SQLiteFileInspection.uriPath(path))?immutable=1",
+            let c = try SQLiteConnection(path: "file:\(SQLiteFilePath.uriPath(path))?immutable=1",
                                          options: .init(readOnly: true, create: false))
             defer { c.close() }
             _ = try c.tableNames()
