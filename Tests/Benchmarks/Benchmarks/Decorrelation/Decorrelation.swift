@@ -38,7 +38,7 @@ func fill(_ store: SQLStore, employees count: Int) throws {
             let e = try c.prepare(#"INSERT INTO "Employee" ("_pk", "_entity", "name", "age", "salary", "active", "department") VALUES (?, 'Employee', ?, ?, ?, ?, ?)"#)
             for i in 1...count {
                 try e.bind([.int(Int64(i)), .string(CompanyEmployee.name(i)), .int(CompanyEmployee.age(i)), .int(salary(i)),
-                            .int(i % 2), .int(Int64(1 + i % departments))])
+                            .int(Int64(i % 2)), .int(Int64(1 + i % departments))])
                 _ = try e.step()
                 e.reset()
             }
