@@ -2,10 +2,10 @@
 // small JSON type (QuarrySyntax/JSON.swift) rather than JSONEncoder and
 // JSONDecoder, which took 0.2 and 0.3 ms for a five-entity record — a sixth
 // of opening a store, at every open and every migration (issue 22's rename
-// benchmark). The text is the one the Codable conformance writes: keys
-// sorted, an absent order column left out; records saved by earlier
-// versions (JSONEncoder's text, `/` escaped as `\/`) read the same
-// (StoreLayoutRecordTests checks both ways).
+// benchmark). The text has the Codable conformance's shape — the same keys,
+// each object's sorted, an absent order column left out — and each side
+// reads the other's: records saved by earlier versions (JSONEncoder's text,
+// `/` escaped as `\/`) read the same (StoreLayoutRecordTests checks both ways).
 import QuarrySyntax
 
 extension StoreLayoutRecord {
