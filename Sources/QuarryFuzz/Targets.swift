@@ -117,7 +117,15 @@ enum Targets {
                     "inverse: ", "many: true", "type: ", "string", "integer64", "decimal", "&a ", "*a", "!!str ", "'", "\"", "#", "_quarry",
                     "\"\\0\"", "fetchRequests:", "predicate: "], maximumLength: 65_536) { text in
             _ = try? ModelReader.read(yaml: text)
-            _ = try? ModelReader.read(json: text)
+            // A store's saved JSON model is read without libyaml: it must
+            // read exactly as the YAML parser reads it, errors and all.
+            let composed = Result { () throws(ModelError) in try ModelReader.read(json: text) }
+            let saved = Result { () throws(ModelError) in try ModelReader.read(savedJSON: text, file: "<json>") }
+            switch (composed, saved) {
+            case (.success(let a), .success(let b)) where a == b: break
+            case (.failure(let a), .failure(let b)) where a.description == b.description: break
+            default: fatalError("a saved JSON model reads differently without libyaml: \(composed) against \(saved)")
+            }
         },
         FuzzTarget(name: "xml-model", seeds: { s in
             s.files("../shared/corpus/models", suffix: ".xml").prefix(100).map { $0 }

@@ -39,9 +39,15 @@ struct YAMLModelReader {
         guard let root, !reader.nodes.isNull(root) else {
             throw ModelError(.structure, "the model file is empty (expected an 'entities:' mapping)", file: file, line: 1, column: 1)
         }
-        var model = try reader.readDocument(root)
-        reader.fillInverses(&model)
-        model.sourceMap = reader.map
+        return try reader.model(from: root)
+    }
+
+    /// The model of a composed document: read, inverses filled, validated
+    /// (YAMLModelReader+SavedJSON.swift composes its own nodes, then this).
+    mutating func model(from root: Node) throws(ModelError) -> Model {
+        var model = try readDocument(root)
+        fillInverses(&model)
+        model.sourceMap = map
         try model.validate()
         model.warnings += model.derivationWarnings()   // Derivation.swift
         return model

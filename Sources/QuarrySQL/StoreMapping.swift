@@ -93,8 +93,13 @@ public struct StoreMapping: Sendable {
 
     /// The mapping of `model`: with `layout` (a store's record), every name
     /// the record holds is kept and only what it lacks is derived; without
-    /// one, every name is derived from the model.
-    public init(model: Model, dialect: SQLDialect = .sqlite, storesVersions: Bool = true, layout: StoreLayoutRecord? = nil) {
+    /// one, every name is derived from the model. `namesOnly`: the tables,
+    /// columns and relationships' storage, and nothing fetches are planned
+    /// with (row select lists, entity filters, the mapped entities, derived
+    /// columns) — the old side of a migration, which only names what it
+    /// moves; planning a fetch over it fails (it knows no entity).
+    public init(model: Model, dialect: SQLDialect = .sqlite, storesVersions: Bool = true, layout: StoreLayoutRecord? = nil,
+                namesOnly: Bool = false) {
         self.model = model
         self.dialect = dialect
         self.storesVersions = storesVersions
@@ -143,6 +148,7 @@ public struct StoreMapping: Sendable {
             relationships[entity.name] = map
         }
         orderColumnNames = deriveOrderColumns()   // StoreMapping+Ordered.swift
+        if namesOnly { return }
         for entity in model.entities {
             selects[entity.name] = planSelect(entity)
             if let f = computeEntityFilter(for: entity.name) { filters[entity.name] = f }

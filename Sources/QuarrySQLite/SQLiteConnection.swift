@@ -52,6 +52,10 @@ public final class SQLiteConnection {
         /// Whether the `-wal` file stays (emptied) when the last connection
         /// closes, as Core Data leaves it, rather than being deleted.
         public var persistsWAL = false
+        /// A connection that only looks (QuarryStore's SQLiteFileInspection,
+        /// read-only, immutable): no header check (the caller made it), no
+        /// Quarry SQL functions and no pragmas — only the schema read.
+        public var onlyLooks = false
 
         public init(readOnly: Bool = false, create: Bool = true, busyTimeout: Double = 5,
                     statementCacheCapacity: Int = 64, regexTimeLimit: Double = 1) {
@@ -82,7 +86,7 @@ public final class SQLiteConnection {
     /// Throws `.notADatabase` for a file that is not SQLite, `.cannotOpen`
     /// for a missing file when `create` is false (or an unusable path).
     public init(path: String, options: Options = Options()) throws(SQLiteError) {
-        try Self.checkHeader(path)
+        if !options.onlyLooks { try Self.checkHeader(path) }
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE
         flags |= options.readOnly ? SQLITE_OPEN_READONLY
@@ -115,7 +119,7 @@ public final class SQLiteConnection {
     static func checkHeader(_ path: String) throws(SQLiteError) {
         guard let file = SQLiteFilePath.file(of: path) else { return }
         let start = SQLiteFilePath.firstBytes(of: file, count: 16)
-        if !start.isEmpty && start != Array("SQLite format 3\u{0}".utf8) {
+        if !start.isEmpty && start != SQLiteFilePath.headerMagic {
             throw .notADatabase(path: path, underlying: SQLiteError(code: SQLITE_NOTADB, message: "file is not a database"))
         }
     }
@@ -129,14 +133,15 @@ public final class SQLiteConnection {
 
     private func configure() throws(SQLiteError) {
         sqlite3_extended_result_codes(db, 1)
-        busyTimeout = options.busyTimeout
-        let rc = SQLiteFunctions.register(on: db, settings: functionSettings)
-        if rc != SQLITE_OK { throw SQLiteError(db: db, code: rc, sql: nil) }
         // Run once each, so not cached: the cache is for the caller's SQL.
         func run(_ sql: String) throws(SQLiteError) {
             let statement = try prepareStatement(sql, persistent: false)
             while try statement.step() {}
         }
+        if options.onlyLooks { return try run("SELECT count(*) FROM sqlite_master") }
+        busyTimeout = options.busyTimeout
+        let rc = SQLiteFunctions.register(on: db, settings: functionSettings)
+        if rc != SQLITE_OK { throw SQLiteError(db: db, code: rc, sql: nil) }
         try run("PRAGMA foreign_keys = ON")
         if options.persistsWAL {
             var on: Int32 = 1

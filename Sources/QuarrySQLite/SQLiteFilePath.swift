@@ -56,12 +56,9 @@ public enum SQLiteFilePath {
         return path
     }
 
-    /// Whether the file at `path` starts as every SQLite database does
-    /// ("SQLite format 3" and a NUL); false when it is shorter or does not
-    /// open. read(2), not FileHandle: this runs at every open of a store.
-    public static func startsAsSQLite(_ path: String) -> Bool {
-        firstBytes(of: path, count: 16) == Array("SQLite format 3\u{0}".utf8)
-    }
+    /// The 16 bytes every SQLite database starts with ("SQLite format 3"
+    /// and a NUL).
+    public static let headerMagic: [UInt8] = Array("SQLite format 3\u{0}".utf8)
 
     /// The first `count` bytes of the file at `path` (fewer when it is
     /// shorter; none when it does not open).

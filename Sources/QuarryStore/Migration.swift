@@ -125,9 +125,10 @@ public struct Migration: Sendable {
     public init(_ difference: ModelDifference, dialect: SQLDialect, location: String = "the store", layout: StoreLayoutRecord? = nil) throws {
         self.difference = difference
         self.dialect = dialect
-        let oldMap = StoreMapping(model: difference.old, dialect: dialect, layout: layout)
-        let newMap = StoreMapping(model: difference.new, dialect: dialect, layout: difference.carriedLayout(oldMap.layoutRecord))
+        // The old model's mapping names what moves; nothing is fetched through it.
+        let oldMap = StoreMapping(model: difference.old, dialect: dialect, layout: layout, namesOnly: true)
         oldLayout = oldMap.layoutRecord
+        let newMap = StoreMapping(model: difference.new, dialect: dialect, layout: difference.carriedLayout(oldLayout))
         newLayout = newMap.layoutRecord
         oldMapping = oldMap
         newMapping = newMap
@@ -152,7 +153,8 @@ public struct Migration: Sendable {
         defer { if sqlite { _ = try? database.run("PRAGMA foreign_keys = ON", []) } }
         try database.inTransaction {
             // A store from before row versions gets them first: a rebuilt table copies them (SQLStore+Versions.swift).
-            try SQLStore.addVersionColumns(to: SQLStore.tablesWithoutVersions(oldMapping, in: database), in: database)
+            let columns = try SQLStore.columnsByTable(in: database)
+            try SQLStore.addVersionColumns(to: SQLStore.tablesWithoutVersions(oldMapping, columns: columns), in: database)
             for step in steps {
                 do {
                     switch step.kind {

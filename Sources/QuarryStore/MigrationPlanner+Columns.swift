@@ -22,7 +22,22 @@ struct MigratedColumn {
     var typeChanged = false
 }
 
+/// A table the new store keeps from the old one, with its columns worked
+/// out once for the three parts of step E.
+struct KeptTable {
+    let old: String
+    let new: String
+    /// The new table's columns with their sources (`migratedColumns`).
+    let columns: [MigratedColumn]
+    /// The old table's columns (`oldColumns(of:)`).
+    let oldColumns: [String]
+}
+
 extension MigrationPlanner {
+    func keptTable(old: String, new: String) -> KeptTable {
+        KeptTable(old: old, new: new, columns: migratedColumns(oldTable: old, table: new), oldColumns: oldColumns(of: old))
+    }
+
     /// The columns of `table` in the new store, with their sources in `oldTable`.
     func migratedColumns(oldTable: String, table: String) -> [MigratedColumn] {
         let new = difference.new, old = difference.old
@@ -81,16 +96,16 @@ extension MigrationPlanner {
     }
 
     /// E1: renames (through temporary names when they would collide) and added columns.
-    mutating func planColumns(oldTable: String, table: String) {
-        let columns = migratedColumns(oldTable: oldTable, table: table)
+    mutating func planColumns(_ kept: KeptTable) {
+        let (table, columns) = (kept.new, kept.columns)
         let sources = Set(columns.compactMap(\.source))
-        var present = Set(oldColumns(of: oldTable).map(StorageNames.collisionKey))
+        var present = Set(kept.oldColumns.map(StorageNames.collisionKey))
         var renames: [String: String] = [:]
         var counter = 0
         func temporary() -> String { counter += 1; return StoreMapping.migrationTemporaryPrefix + String(counter) }
         // Old columns that go, out of the way of new ones with their name.
         let wanted = Set(columns.map { StorageNames.collisionKey($0.name) })
-        for old in oldColumns(of: oldTable) where !sources.contains(old) && wanted.contains(StorageNames.collisionKey(old)) {
+        for old in kept.oldColumns where !sources.contains(old) && wanted.contains(StorageNames.collisionKey(old)) {
             let t = temporary()
             addKeepingKeys("ALTER TABLE \(q(table)) RENAME COLUMN \(q(old)) TO \(q(t))")
             renames[old] = t
@@ -137,8 +152,9 @@ extension MigrationPlanner {
 
     /// E1 continued: defaults into new columns and NULLs of newly required
     /// ones; links into new foreign keys from wherever the old model kept them.
-    mutating func planColumnFills(oldTable: String, table: String) {
-        for column in migratedColumns(oldTable: oldTable, table: table) {
+    mutating func planColumnFills(_ kept: KeptTable) {
+        let table = kept.new
+        for column in kept.columns {
             let condition = entityCondition(column.entities, table: table)
             let scope = condition.map { " AND " + $0.sql } ?? ""
             if let a = column.attribute, let d = a.defaultValue {
@@ -160,11 +176,11 @@ extension MigrationPlanner {
 
     /// E2: columns that go and columns whose declared type changes —
     /// PostgreSQL's ALTER TABLE, SQLite's rebuild.
-    mutating func planColumnRemovals(oldTable: String, table: String) {
-        let columns = migratedColumns(oldTable: oldTable, table: table)
+    mutating func planColumnRemovals(_ kept: KeptTable) {
+        let (oldTable, table, columns) = (kept.old, kept.new, kept.columns)
         let sources = Set(columns.compactMap(\.source))
         let renames = columnRenames[table] ?? [:]
-        let dropped = oldColumns(of: oldTable).filter { !sources.contains($0) }.map { renames[$0] ?? $0 }
+        let dropped = kept.oldColumns.filter { !sources.contains($0) }.map { renames[$0] ?? $0 }
         let retyped = columns.filter { $0.source != nil && $0.typeChanged }
         guard !dropped.isEmpty || !retyped.isEmpty else { return }
         if dialect == .postgres {
@@ -182,7 +198,7 @@ extension MigrationPlanner {
                 return nil
             }
         })
-        let goingOriginals = oldColumns(of: oldTable).filter { !sources.contains($0) }
+        let goingOriginals = kept.oldColumns.filter { !sources.contains($0) }
         if retyped.isEmpty, goingOriginals.count == 1, !foreignKeys.contains(goingOriginals[0]) {
             add("ALTER TABLE \(q(table)) DROP COLUMN \(q(dropped[0]))")
             return

@@ -82,9 +82,10 @@ struct MigrationPlanner {
         // D. Join tables.
         let keptJoins = planJoinTables()
         // E. Columns of kept tables.
-        for (old, new) in keptTables { planColumns(oldTable: old, table: new) }
-        for (old, new) in keptTables { planColumnFills(oldTable: old, table: new) }
-        for (old, new) in keptTables { planColumnRemovals(oldTable: old, table: new) }
+        let kept = keptTables.map { keptTable(old: $0.old, new: $0.new) }
+        for table in kept { planColumns(table) }
+        for table in kept { planColumnFills(table) }
+        for table in kept { planColumnRemovals(table) }
         // F. What is no longer used.
         for join in oldMap.joinTables where !keptJoins.contains(join.table) && !newMap.joinTables.contains(where: { $0.table == join.table }) {
             add("DROP TABLE \(q(join.table))")

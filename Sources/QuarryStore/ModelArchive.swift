@@ -6,6 +6,7 @@
 // `unique:` and `indexed:` are never written: constraints and indexes go in
 // the entity's lists, in the model's order, which is how they read back.
 import Foundation
+import QuarrySyntax
 
 public enum ModelArchive {
     /// The model as Quarry's JSON model format.
@@ -126,22 +127,8 @@ public enum ModelArchive {
 
     private static func array(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
 
-    /// A JSON string: quotes, backslashes and control characters escaped
-    /// (a raw tab would not survive: the JSON reader turns tabs into spaces).
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += String(format: "\\u%04X", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string: quotes, backslashes and control characters escaped,
+    /// DEL too (the JSON is read by a YAML parser, which refuses it raw; a
+    /// raw tab would not survive either: the JSON reader turns tabs into spaces).
+    static func string(_ s: String) -> String { JSONText.quote(s, escapingDelete: true) }
 }

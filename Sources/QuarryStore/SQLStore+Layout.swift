@@ -35,8 +35,9 @@ extension SQLStore {
     /// ones missing otherwise ("Employee"."age"). (Order and version columns are not asked for:
     /// an older store gets them when it opens, SQLStore+Ordered.swift and
     /// SQLStore+Versions.swift.)
-    func checkLayout() throws {
-        let actual = try SQLStore.columnsByTable(in: database)
+    /// `actual`: the database's columns by table (`columnsByTable`), read
+    /// once for this and the checks that follow it at an open.
+    func checkLayout(_ actual: [String: Set<String>]) throws {
         var missing: [String] = []
         func need(_ table: String, _ columns: [String]) {
             guard let present = actual[table] else { missing.append(SQLIdentifier.quoted(table)); return }

@@ -52,6 +52,17 @@ extension SQLStore {
         let connection = path == ":memory:" ? try SQLiteConnection.inMemory() : try SQLiteConnection(path: path)
         if let busyTimeout { connection.busyTimeout = busyTimeout }
         try self.init(database: connection, model: model, modelFile: modelFile, migration: migration, layout: layout)
+        stampApplicationID()
+    }
+
+    /// Marks the file as Quarry's in its header (SQLiteFileInspection.swift),
+    /// once: a store created before the stamp gets it at its next writable
+    /// open; a read-only file stays as it is.
+    private func stampApplicationID() {
+        guard let sqlite, !sqlite.options.readOnly, sqlite.path != ":memory:",
+              let rows = try? database.rows("PRAGMA application_id"),
+              rows.first?.first != Value.int(Int64(SQLiteFileInspection.applicationID)) else { return }
+        _ = try? sqlite.run("PRAGMA application_id = \(SQLiteFileInspection.applicationID)", [])
     }
 
     /// The model saved in a SQLite store Quarry created, or nil when the file

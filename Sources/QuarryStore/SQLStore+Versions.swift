@@ -8,25 +8,20 @@
 import Foundation
 
 extension SQLStore {
-    func addMissingVersionColumns() throws {
+    func addMissingVersionColumns(_ columns: [String: Set<String>]) throws {
         guard mapping.storesVersions else { return }
-        let missing = try SQLStore.tablesWithoutVersions(mapping, in: database)
+        let missing = SQLStore.tablesWithoutVersions(mapping, columns: columns)
         guard !missing.isEmpty else { return }
         try database.inTransaction { try SQLStore.addVersionColumns(to: missing, in: database) }
     }
 
-    /// The entity tables of `mapping` that lack the version column in `database`.
-    static func tablesWithoutVersions(_ mapping: StoreMapping, in database: any SQLDatabase) throws -> [String] {
-        let tables = Set(mapping.model.entities.compactMap { mapping.table(for: $0.name) }).sorted()
-        let sql = database.dialect == .sqlite
-            ? "SELECT 1 FROM pragma_table_info(?) WHERE name = ?"
-            : "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? AND column_name = ?"
-        var missing: [String] = []
-        for table in tables where try database.rows(sql, [.string(table), .string(StoreMapping.versionColumn)]).isEmpty {
-            // A table the database does not have (yet) is not this check's business.
-            if try database.tableNames().contains(table) { missing.append(table) }
+    /// The entity tables of `mapping` that lack the version column, given
+    /// the database's columns by table (`columnsByTable`); a table the
+    /// database does not have (yet) is not this check's business.
+    static func tablesWithoutVersions(_ mapping: StoreMapping, columns: [String: Set<String>]) -> [String] {
+        Set(mapping.model.entities.compactMap { mapping.table(for: $0.name) }).sorted().filter { table in
+            columns[table].map { !$0.contains(StoreMapping.versionColumn) } ?? false
         }
-        return missing
     }
 
     /// Adds the version column to `tables` (inside the caller's transaction).

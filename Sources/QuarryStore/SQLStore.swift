@@ -67,7 +67,14 @@ public final class SQLStore {
         self.readOnlyReason = nil
         self.bookkeepingRefusal = nil
         if let error = model.derivationError() { throw error }
-        let isNew = !(try database.tableNames()).contains(StoreMapping.metadataTable)
+        let tables = try database.tableNames()
+        let isNew = !tables.contains(StoreMapping.metadataTable)
+        // Never Quarry's tables beside another program's in a SQLite file
+        // (SQLiteFileInspection.swift looks before the open; a file stamped
+        // as Quarry's is taken at its word there, and checked here).
+        if isNew, database.dialect == .sqlite, let refusal = SQLiteFileInspection.classify(tables).refusal(path: database.location) {
+            throw refusal
+        }
         var stored: StoreLayoutRecord?
         var migrated: Migration?
         if !isNew {
@@ -95,9 +102,11 @@ public final class SQLStore {
             }
         } else {
             try checkSchema(existing: Set(try database.tableNames()), keepsLayout: stored != nil)
-            try checkLayout()   // SQLStore+Layout.swift
-            try addMissingOrderColumns()   // SQLStore+Ordered.swift
-            try addMissingVersionColumns()   // SQLStore+Versions.swift
+            // One read of every table's columns for the three checks.
+            let columns = try SQLStore.columnsByTable(in: database)   // SQLStore+Layout.swift
+            try checkLayout(columns)
+            try addMissingOrderColumns(columns)   // SQLStore+Ordered.swift
+            try addMissingVersionColumns(columns)   // SQLStore+Versions.swift
             try openHistory()   // SQLStore+History.swift
             // A store made before stores carried their model (or by an older
             // Quarry) gets this one, now that its tables are known to match.
@@ -215,7 +224,7 @@ public final class SQLStore {
         guard let text = fields["model"] else { return nil }
         let file = database.location + " (saved model)"
         switch fields["model_format"] {
-        case "json": return try ModelReader.read(json: text, file: file)
+        case "json": return try ModelReader.read(savedJSON: text, file: file)
         case "yaml": return try ModelReader.read(yaml: text, file: file)
         default: return try ModelReader.read(xml: text, file: file)
         }

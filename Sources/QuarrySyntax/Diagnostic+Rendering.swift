@@ -57,7 +57,18 @@ extension String {
 
 /// Minimal JSON string quoting shared by the syntax layer's JSON output.
 public enum JSONText {
-    public static func quote(_ s: String) -> String {
+    /// `s` as a JSON string.
+    public static func quote(_ s: String) -> String { quote(s, escapingDelete: false) }
+
+    /// `escapingDelete`: DEL as `\u007f` too, for JSON a YAML parser must
+    /// read (YAML does not allow it raw; a store's saved model,
+    /// QuarryStore/ModelArchive.swift).
+    public static func quote(_ s: String, escapingDelete: Bool) -> String {
+        // Most strings need no escape: copied whole (a store writes its
+        // layout and model with this at every migration).
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || (escapingDelete && $0 == 0x7F) }) {
+            return "\"" + s + "\""
+        }
         var out = "\""
         out.reserveCapacity(s.utf8.count + 2)
         for scalar in s.unicodeScalars {
@@ -67,7 +78,7 @@ public enum JSONText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.value < 0x20 || (escapingDelete && scalar.value == 0x7F):
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

@@ -52,7 +52,16 @@ extension JSON {
     /// Parses one JSON value (surrounding whitespace allowed). Nesting is
     /// capped so hostile input cannot exhaust the stack.
     public static func parse(_ text: String) throws(JSONError) -> JSON {
-        var reader = JSONReader(bytes: Array(text.utf8))
+        try parse(text, verbatim: false)
+    }
+
+    /// `verbatim`: every number comes back as `.number` with its text as
+    /// written, and a raw control character inside a string is an error, as
+    /// RFC 8259 says — for a caller that must see exactly what a YAML parser
+    /// would (QuarryModel's saved-model reader); `parse(_:)` keeps the
+    /// machine interface's leniency.
+    public static func parse(_ text: String, verbatim: Bool) throws(JSONError) -> JSON {
+        var reader = JSONReader(bytes: Array(text.utf8), verbatim: verbatim)
         let value = try reader.value(depth: 0)
         reader.skipWhitespace()
         guard reader.index == reader.bytes.count else { throw reader.error("unexpected text after the value") }
@@ -100,6 +109,8 @@ extension JSON {
 
 struct JSONReader {
     let bytes: [UInt8]
+    /// See `JSON.parse(_:verbatim:)`.
+    var verbatim = false
     var index = 0
     static let maximumDepth = 512
 
@@ -178,9 +189,9 @@ struct JSONReader {
             break
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger, let i = Int64(text) { return .int(i) }
+        if isInteger, !verbatim, let i = Int64(text) { return .int(i) }
         guard let d = Double(text), !text.isEmpty else { throw error("invalid number '\(text)'") }
-        return .double(d)
+        return verbatim ? .number(text) : .double(d)
     }
 
     mutating func string() throws(JSONError) -> String {
@@ -191,6 +202,7 @@ struct JSONReader {
             let c = bytes[index]
             index += 1
             if c == UInt8(ascii: "\"") { break }
+            if verbatim && c < 0x20 { throw error("a control character in a string") }
             if c != UInt8(ascii: "\\") { out.append(c); continue }
             guard index < bytes.count else { throw error("unterminated escape") }
             let e = bytes[index]
