@@ -93,11 +93,12 @@ public struct StoreMapping: Sendable {
 
     /// The mapping of `model`: with `layout` (a store's record), every name
     /// the record holds is kept and only what it lacks is derived; without
-    /// one, every name is derived from the model. `namesOnly`: the tables,
-    /// columns and relationships' storage, and nothing fetches are planned
-    /// with (row select lists, entity filters, the mapped entities, derived
-    /// columns) — the old side of a migration, which only names what it
-    /// moves; planning a fetch over it fails (it knows no entity).
+    /// one, every name is derived from the model. `namesOnly`: the names
+    /// alone — tables, columns, how relationships are stored — without what
+    /// fetches are planned with (row select lists, entity filters, the
+    /// mapped entities, derived columns): the old side of a migration, which
+    /// only names what it moves; planning a fetch over it fails (it knows
+    /// no entity).
     public init(model: Model, dialect: SQLDialect = .sqlite, storesVersions: Bool = true, layout: StoreLayoutRecord? = nil,
                 namesOnly: Bool = false) {
         self.model = model

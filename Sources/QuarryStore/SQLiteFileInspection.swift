@@ -18,7 +18,7 @@
 // Quarry's application id (`PRAGMA application_id`, the field SQLite keeps
 // for naming a file's format; SQLStore+SQLite.swift stamps it), so a store
 // whose header carries it is known without opening it — the look above was
-// a seventh of the CPU of opening a store. An unstamped file (a store from
+// a seventh of the CPU of an open that migrates. An unstamped file (a store from
 // before the stamp, or one whose stamp is still in its `-wal`) is looked
 // at as above; a stamped file is taken at its word, and the open checks
 // that it holds Quarry's bookkeeping or no table at all (SQLStore.init).
