@@ -16,7 +16,8 @@
 //   - anything the strict JSON reader refuses, and any error or warning
 //     the model itself has (a derived attribute no store can keep too: a
 //     store opened with this model reports it, at its line).
-// `ModelReaderTests.savedJSONReadsAsTheYAMLParserReadsIt` checks agreement.
+// QuarryStoreTests/SavedModelReadingTests and the `yaml-model` fuzz target
+// check agreement.
 import QuarrySyntax
 import Yams
 
