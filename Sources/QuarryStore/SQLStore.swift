@@ -101,7 +101,8 @@ public final class SQLStore {
                 try SQLStore.saveLayout(mapping.layoutRecord, in: database)   // SQLStore+Layout.swift
             }
         } else {
-            try checkSchema(existing: Set(try database.tableNames()), keepsLayout: stored != nil)
+            // The tables read above, unless a migration has changed them since.
+            try checkSchema(existing: Set(migrated == nil ? tables : try database.tableNames()), keepsLayout: stored != nil)
             // One read of every table's columns for the three checks.
             let columns = try SQLStore.columnsByTable(in: database)   // SQLStore+Layout.swift
             try checkLayout(columns)
