@@ -69,10 +69,6 @@ extension StoreMapping {
 
     /// `SELECT "value" FROM "_quarry_metadata" WHERE "key" = ?`.
     public static let metadataValueQuery = "SELECT \"value\" FROM \(quotedMetadataTable) WHERE \"key\" = ?"
-    /// `DELETE FROM "_quarry_metadata" WHERE "key" = ?`.
-    public static let metadataDelete = "DELETE FROM \(quotedMetadataTable) WHERE \"key\" = ?"
-    /// `INSERT INTO "_quarry_metadata" VALUES (?, ?)`.
-    public static let metadataInsert = "INSERT INTO \(quotedMetadataTable) VALUES (?, ?)"
 }
 
 extension RelationshipStorage {

@@ -149,12 +149,20 @@ public struct Migration: Sendable {
     /// `_quarry_metadata` keeps it) and the new layout, all in one transaction.
     public func run(on database: any SQLDatabase, location: String, savedModel: String, format: String) throws {
         let sqlite = dialect == .sqlite
-        if sqlite { try database.run("PRAGMA foreign_keys = OFF", []) }
-        defer { if sqlite { _ = try? database.run("PRAGMA foreign_keys = ON", []) } }
+        // A plan of steps that keep every key (column renames, plain added
+        // columns, index changes: `checksKeys` false) drops and copies no
+        // table: nothing can cascade with foreign keys on, and no rebuilt
+        // table copies a row version — the open adds any missing version
+        // column after the migration, as for any older store.
+        let inPlace = !checksKeys
+        if sqlite && !inPlace { try database.run("PRAGMA foreign_keys = OFF", []) }
+        defer { if sqlite && !inPlace { _ = try? database.run("PRAGMA foreign_keys = ON", []) } }
         try database.inTransaction {
             // A store from before row versions gets them first: a rebuilt table copies them (SQLStore+Versions.swift).
-            let columns = try SQLStore.columnsByTable(in: database)
-            try SQLStore.addVersionColumns(to: SQLStore.tablesWithoutVersions(oldMapping, columns: columns), in: database)
+            if !inPlace {
+                let columns = try SQLStore.columnsByTable(in: database)
+                try SQLStore.addVersionColumns(to: SQLStore.tablesWithoutVersions(oldMapping, columns: columns), in: database)
+            }
             for step in steps {
                 do {
                     switch step.kind {
@@ -181,12 +189,15 @@ public struct Migration: Sendable {
                                                 reason: "\(broken.count) link\(broken.count == 1 ? "" : "s") would point at no object")
                 }
             }
-            try database.run("UPDATE \(StoreMapping.quotedMetadataTable) SET \"value\" = ? WHERE \"key\" = 'entities'",
-                             [.string(difference.new.entityNames.joined(separator: ","))])
-            try database.run("DELETE FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" IN ('model', 'model_format')", [])
-            try database.run("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('model', ?), ('model_format', ?)",
-                             [.string(savedModel), .string(format)])
-            try SQLStore.saveLayout(newLayout, in: database)   // SQLStore+Layout.swift
+            try StoreMetadataRows.write(metadataRows(savedModel: savedModel, format: format), in: database)
         }
+    }
+
+    /// The metadata rows `run` saves: the new model's entities, its text and
+    /// format, and the new layout (SQLStore+Layout.swift).
+    func metadataRows(savedModel: String, format: String) -> [(key: String, value: String)] {
+        [("entities", difference.new.entityNames.joined(separator: ","))]
+            + SQLStore.modelRows((savedModel, format))
+            + [(StoreLayoutRecord.metadataKey, newLayout.json)]
     }
 }

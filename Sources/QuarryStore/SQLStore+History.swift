@@ -17,9 +17,8 @@ import Foundation
 extension SQLStore {
     /// At open: whether the store records history (and, if it does, its
     /// tables, made when missing).
-    func openHistory() throws {
-        let rows = try database.query("SELECT \"value\" FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" = 'history'", [], as: [.string])
-        guard case .string("on")? = rows.first?.first else { return }
+    func openHistory(saved: String?) throws {
+        guard saved == "on" else { return }
         try database.inTransaction { try createHistoryTables() }
         historyState.enabled = true
     }
@@ -41,8 +40,7 @@ extension SQLStore {
         }
         try database.inTransaction {
             if on { try createHistoryTables() }
-            try database.run("DELETE FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" = 'history'", [])
-            try database.run("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('history', ?)", [.string(on ? "on" : "off")])
+            try StoreMetadataRows.write([("history", on ? "on" : "off")], in: database)
         }
         historyState.enabled = on
     }

@@ -13,20 +13,21 @@ extension SQLStore {
     /// The layout record saved in the store on `database`, or nil (no
     /// Quarry store, or one made before stores kept their layout).
     public static func storedLayout(in database: any SQLDatabase) throws -> StoreLayoutRecord? {
-        guard try database.tableNames().contains(StoreMapping.metadataTable) else { return nil }
-        let rows = try database.query(StoreMapping.metadataValueQuery,
-                                      [.string(StoreLayoutRecord.metadataKey)], as: [.string])
-        guard case .string(let text)? = rows.first?.first else { return nil }
+        try storedLayout(from: StoreMetadataRows.read(in: database), location: database.location)
+    }
+
+    /// The layout record in metadata rows read from the store at `location`.
+    static func storedLayout(from metadata: StoreMetadataRows, location: String) throws -> StoreLayoutRecord? {
+        guard let text = metadata[StoreLayoutRecord.metadataKey] else { return nil }
         do { return try StoreLayoutRecord(json: text) } catch {
-            throw StoreError.layoutMismatch(location: database.location, problem: "its saved layout does not read (\(error))")
+            throw StoreError.layoutMismatch(location: location, problem: "its saved layout does not read (\(error))")
         }
     }
 
     /// Saves `layout` in the store's metadata, replacing the one there
     /// (inside the caller's transaction).
     static func saveLayout(_ layout: StoreLayoutRecord, in database: any SQLDatabase) throws {
-        try database.run(StoreMapping.metadataDelete, [.string(StoreLayoutRecord.metadataKey)])
-        try database.run(StoreMapping.metadataInsert, [.string(StoreLayoutRecord.metadataKey), .string(layout.json)])
+        try StoreMetadataRows.write([(StoreLayoutRecord.metadataKey, layout.json)], in: database)
     }
 
     /// Every table and column the mapping names — tables of hierarchies with

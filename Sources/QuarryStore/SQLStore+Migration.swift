@@ -10,7 +10,14 @@ extension SQLStore {
     /// The difference between the model saved in the store on `database`
     /// and `model`; nil when the store has no (readable) saved model.
     public static func difference(in database: any SQLDatabase, to model: Model, renames: [String: String] = [:]) -> ModelDifference? {
-        guard let saved = try? storedModel(in: database) else { return nil }
+        guard let metadata = try? StoreMetadataRows.read(in: database) else { return nil }
+        return difference(from: metadata, location: database.location, to: model, renames: renames)
+    }
+
+    /// As `difference(in:to:renames:)`, from the store's metadata rows.
+    static func difference(from metadata: StoreMetadataRows, location: String, to model: Model,
+                           renames: [String: String] = [:]) -> ModelDifference? {
+        guard let saved = try? storedModel(from: metadata, location: location) else { return nil }
         return ModelDifference(from: saved, to: model, renames: renames)
     }
 
@@ -19,9 +26,11 @@ extension SQLStore {
     /// metadata only (validation rules, a default) opens as before; an
     /// automatic open also saves the new model then. Returns the migration
     /// run (its new layout and mapping are what the open goes on with), else nil.
+    /// `metadata`: the store's metadata rows, read at the open; a migration
+    /// updates them with the rows it saved.
     static func migrateIfNeeded(_ database: any SQLDatabase, to model: Model, modelFile: String?, policy: MigrationPolicy,
-                                renames: [String: String] = [:]) throws -> Migration? {
-        guard let difference = difference(in: database, to: model, renames: renames), !difference.isEmpty,
+                                renames: [String: String] = [:], metadata: inout StoreMetadataRows) throws -> Migration? {
+        guard let difference = difference(from: metadata, location: database.location, to: model, renames: renames), !difference.isEmpty,
               !difference.sharesNoEntity else { return nil }
         switch policy {
         case .none:
@@ -30,7 +39,7 @@ extension SQLStore {
             }
             return nil
         case .automatic:
-            return try migrate(database, difference, modelFile: modelFile)
+            return try migrate(database, difference, modelFile: modelFile, metadata: &metadata)
         }
     }
 
@@ -39,9 +48,19 @@ extension SQLStore {
     /// does) and its layout, built from the one the store saved (SQLStore+Layout.swift).
     @discardableResult
     public static func migrate(_ database: any SQLDatabase, _ difference: ModelDifference, modelFile: String?) throws -> Migration {
-        let migration = try Migration(difference, dialect: database.dialect, location: database.location, layout: try storedLayout(in: database))
+        var metadata = try StoreMetadataRows.read(in: database)
+        return try migrate(database, difference, modelFile: modelFile, metadata: &metadata)
+    }
+
+    /// As `migrate(_:_:modelFile:)`, from the store's metadata rows, which
+    /// it updates with those the migration saved.
+    static func migrate(_ database: any SQLDatabase, _ difference: ModelDifference, modelFile: String?,
+                        metadata: inout StoreMetadataRows) throws -> Migration {
+        let migration = try Migration(difference, dialect: database.dialect, location: database.location,
+                                      layout: try storedLayout(from: metadata, location: database.location))
         let source = modelFile.flatMap(modelSource) ?? (ModelArchive.json(difference.new), "json")
         try migration.run(on: database, location: database.location, savedModel: source.text, format: source.format)
+        metadata.apply(migration.metadataRows(savedModel: source.text, format: source.format))
         return migration
     }
 }

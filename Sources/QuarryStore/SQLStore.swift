@@ -77,12 +77,15 @@ public final class SQLStore {
         }
         var stored: StoreLayoutRecord?
         var migrated: Migration?
+        // Every metadata row, read once for the whole open (StoreMetadataRows.swift).
+        var metadata = StoreMetadataRows()
         if !isNew {
+            metadata = try StoreMetadataRows.readExisting(in: database)
             // A store made with an earlier version of this model: migrated
             // or refused before anything reads it (SQLStore+Migration.swift);
             // a migration saves the layout it migrated to, and has its mapping.
-            migrated = try SQLStore.migrateIfNeeded(database, to: model, modelFile: modelFile, policy: migration)
-            stored = try migrated?.newLayout ?? SQLStore.storedLayout(in: database)
+            migrated = try SQLStore.migrateIfNeeded(database, to: model, modelFile: modelFile, policy: migration, metadata: &metadata)
+            stored = try migrated?.newLayout ?? SQLStore.storedLayout(from: metadata, location: database.location)
         }
         self.mapping = migrated?.newMapping ?? StoreMapping(model: model, dialect: database.dialect, layout: isNew ? layout : stored)
         self.externalStorage = ExternalBinaryStorage.make(for: database, mapping: mapping)
@@ -95,24 +98,24 @@ public final class SQLStore {
                 for statement in setUp { try database.run(statement, []) }
                 for statement in SchemaBuilder.createStatements(for: mapping) { try database.run(statement, []) }
                 try database.run("CREATE TABLE \(StoreMapping.quotedMetadataTable) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT)", [])
-                try database.run("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('format', 'quarry-1'), ('entities', ?)",
-                                 [.string(model.entityNames.joined(separator: ","))])
-                try saveModel(modelFile: modelFile)
-                try SQLStore.saveLayout(mapping.layoutRecord, in: database)   // SQLStore+Layout.swift
+                try StoreMetadataRows.write([("format", "quarry-1"), ("entities", model.entityNames.joined(separator: ","))]
+                                            + modelRows(modelFile: modelFile)
+                                            + [(StoreLayoutRecord.metadataKey, mapping.layoutRecord.json)], in: database)   // SQLStore+Layout.swift
             }
         } else {
             // The tables read above, unless a migration has changed them since.
-            try checkSchema(existing: Set(migrated == nil ? tables : try database.tableNames()), keepsLayout: stored != nil)
+            try checkSchema(existing: Set(migrated == nil ? tables : try database.tableNames()), savedEntities: metadata["entities"],
+                            keepsLayout: stored != nil)
             // One read of every table's columns for the three checks.
             let columns = try SQLStore.columnsByTable(in: database)   // SQLStore+Layout.swift
             try checkLayout(columns)
             try addMissingOrderColumns(columns)   // SQLStore+Ordered.swift
             try addMissingVersionColumns(columns)   // SQLStore+Versions.swift
-            try openHistory()   // SQLStore+History.swift
+            try openHistory(saved: metadata["history"])   // SQLStore+History.swift
             // A store made before stores carried their model (or by an older
             // Quarry) gets this one, now that its tables are known to match.
             // A read-only file still opens: it just stays without one.
-            if try !hasSavedModel() { try? database.inTransaction { try saveModel(modelFile: modelFile) } }
+            if metadata["model"] == nil { try? database.inTransaction { try StoreMetadataRows.write(modelRows(modelFile: modelFile), in: database) } }
             // Likewise its layout, derived once the way it always was (SQLStore+Layout.swift).
             if stored == nil { try? database.inTransaction { try SQLStore.saveLayout(mapping.layoutRecord, in: database) } }
         }
@@ -173,18 +176,18 @@ public final class SQLStore {
         if let readOnlyReason { throw StoreError.readOnly(location: database.location, reason: readOnlyReason) }
     }
 
-    /// Keeps the model in the store so that it reopens with its path alone:
-    /// the model file's own text when it is a single file (comments and
-    /// all), else the model written out as Quarry's JSON format
-    /// (ModelArchive.swift) — a Core Data bundle, or a model made in code.
-    private func saveModel(modelFile: String?) throws {
-        let source = modelFile.flatMap(SQLStore.modelSource) ?? (ModelArchive.json(model), "json")
-        try database.run("INSERT INTO \(StoreMapping.quotedMetadataTable) VALUES ('model', ?), ('model_format', ?)",
-                         [.string(source.text), .string(source.format)])
+    /// The metadata rows that keep the model in the store, so that it
+    /// reopens with its path alone: the model file's own text when it is a
+    /// single file (comments and all), else the model written out as
+    /// Quarry's JSON format (ModelArchive.swift) — a Core Data bundle, or a
+    /// model made in code.
+    private func modelRows(modelFile: String?) -> [(key: String, value: String)] {
+        SQLStore.modelRows(modelFile.flatMap(SQLStore.modelSource) ?? (ModelArchive.json(model), "json"))
     }
 
-    private func hasSavedModel() throws -> Bool {
-        !(try database.query("SELECT \"value\" FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" = 'model'", [], as: [.string])).isEmpty
+    /// The `model` and `model_format` rows for a model's saved text.
+    static func modelRows(_ source: (text: String, format: String)) -> [(key: String, value: String)] {
+        [("model", source.text), ("model_format", source.format)]
     }
 
     /// An existing store must hold this model's tables: a different model
@@ -192,10 +195,9 @@ public final class SQLStore {
     /// saved ones in the saved order when the names are derived from the
     /// model (the order decides some of them); a store that keeps its
     /// layout (`keepsLayout`) has the same names in any order.
-    private func checkSchema(existing: Set<String>, keepsLayout: Bool) throws {
+    /// `saved`: the store's `entities` row.
+    private func checkSchema(existing: Set<String>, savedEntities saved: String?, keepsLayout: Bool) throws {
         let missing = mapping.tableNames.filter { !existing.contains($0) }
-        let rows = try database.query("SELECT \"value\" FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" = 'entities'", [], as: [.string])
-        let saved = rows.first.flatMap { row -> String? in if case .string(let s) = row[0] { return s } else { return nil } }
         let expected = model.entityNames.joined(separator: ",")
         let differs = keepsLayout ? saved.map { Set($0.split(separator: ",").map(String.init)) != Set(model.entityNames) } ?? false
                                   : saved != nil && saved != expected
@@ -218,12 +220,13 @@ public final class SQLStore {
 
     /// The model saved in the store on `database`, or nil.
     public static func storedModel(in database: any SQLDatabase) throws -> Model? {
-        guard try database.tableNames().contains(StoreMapping.metadataTable) else { return nil }
-        let rows = try database.rows("SELECT \"key\", \"value\" FROM \(StoreMapping.quotedMetadataTable) WHERE \"key\" IN ('model', 'model_format')")
-        var fields: [String: String] = [:]
-        for row in rows { if case .string(let k) = row[0], case .string(let v) = row[1] { fields[k] = v } }
+        try storedModel(from: StoreMetadataRows.read(in: database), location: database.location)
+    }
+
+    /// The model saved in metadata rows read from the store at `location`.
+    static func storedModel(from fields: StoreMetadataRows, location: String) throws -> Model? {
         guard let text = fields["model"] else { return nil }
-        let file = database.location + " (saved model)"
+        let file = location + " (saved model)"
         switch fields["model_format"] {
         case "json": return try ModelReader.read(savedJSON: text, file: file)
         case "yaml": return try ModelReader.read(yaml: text, file: file)

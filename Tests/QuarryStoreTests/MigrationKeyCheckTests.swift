@@ -6,7 +6,11 @@
 // other plan still runs it. Shown on a store whose one link was broken
 // beforehand (written with foreign keys off): a rebuild of the table or a
 // new to-one refuses to commit over it, a rename goes through and leaves
-// the store as it found it (it broke nothing).
+// the store as it found it (it broke nothing). A plan that checks no key
+// also drops and copies no table, so it runs with foreign keys left on and
+// without first giving an older store its row versions (the open does
+// after): every case migrates a store from before row versions, which
+// comes out with them, its rows intact and foreign keys on.
 import Foundation
 import Testing
 @testable import QuarryStore
@@ -67,5 +71,33 @@ struct MigrationKeyCheckTests {
         let store = try SQLStore(path: path, model: try M.model([M.addEmailDefault, M.renameNickname]), migration: .automatic)
         let rows = try store.database.rows(#"SELECT "name", "alias", "email", "mentor" FROM "Employee""#)
         #expect(rows == [[.string("Ann"), .string("a"), .string("none"), .int(999)]])
+    }
+
+    @Test(arguments: cases.indices)
+    func aStoreFromBeforeRowVersionsMigratesAndGetsThem(_ i: Int) throws {
+        let (name, edits, _) = Self.cases[i]
+        let path = NSTemporaryDirectory() + "quarry-noversions-\(getpid())-\(UInt32.random(in: 0 ... .max)).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        do {
+            let store = try SQLStore(path: path, model: try M.model([]))
+            let dept = try store.insert("Department", ["name": "R&D"])
+            let ann = try store.insert("Employee", ["name": "Ann", "nickname": "a"], toOne: ["department": dept])
+            _ = try store.insert("Employee", ["name": "Bob", "nickname": "b"], toOne: ["mentor": ann])
+            for table in ["Department", "Employee"] {
+                try store.database.run("ALTER TABLE \(SQLIdentifier.quoted(table)) DROP COLUMN \(SQLIdentifier.quoted(StoreMapping.versionColumn))", [])
+            }
+            store.database.close()
+        }
+        let migrated = try SQLStore(path: path, model: try M.model(edits), migration: .automatic)
+        defer { migrated.database.close() }
+        let columns = try SQLStore.columnsByTable(in: migrated.database)
+        for table in Set(migrated.model.entities.compactMap { migrated.mapping.table(for: $0.name) }) {
+            #expect(columns[table]?.contains(StoreMapping.versionColumn) == true, "\(name): \(table) has its row versions")
+        }
+        // "Staff" once the entity is renamed.
+        let employeeTable = try #require(migrated.mapping.table(for: "Employee") ?? migrated.mapping.table(for: "Staff"))
+        let count = try migrated.database.rows("SELECT count(*) FROM \(SQLIdentifier.quoted(employeeTable))")
+        #expect(count == [[.int(2)]], "\(name)")
+        #expect(try migrated.database.rows("PRAGMA foreign_keys") == [[.int(1)]], "\(name): foreign keys on after the migration")
     }
 }
