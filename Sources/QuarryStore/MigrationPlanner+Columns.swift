@@ -203,10 +203,9 @@ extension MigrationPlanner {
             add("ALTER TABLE \(q(table)) DROP COLUMN \(q(dropped[0]))")
             return
         }
-        guard let create = newSchema.first(where: { $0.kind == .table(table) }) else { return }
         let rebuild = StoreMapping.migrationRebuildTable
-        let prefix = "CREATE TABLE \(q(table)) ("
-        add("CREATE TABLE \(q(rebuild)) (" + create.sql.dropFirst(prefix.count))
+        guard let create = newSchema.first(where: { $0.kind == .table(table) })?.createTable(named: rebuild) else { return }
+        add(create)
         // The row versions too (Migration.run adds them to an older store first).
         let names = ([StoreMapping.primaryKey, StoreMapping.entityColumn, StoreMapping.versionColumn] + columns.map(\.name)).map(q).joined(separator: ", ")
         add("INSERT INTO \(q(rebuild)) (\(names)) SELECT \(names) FROM \(q(table))")

@@ -32,8 +32,8 @@ struct MigrationPlanner {
         self.dialect = dialect
         self.oldMap = oldMap
         self.newMap = newMap
-        oldSchema = SchemaBuilder.createStatements(for: oldMap).map(SchemaStatement.init)
-        newSchema = SchemaBuilder.createStatements(for: newMap).map(SchemaStatement.init)
+        oldSchema = SchemaBuilder.statements(for: oldMap)
+        newSchema = SchemaBuilder.statements(for: newMap)
         for entity in difference.new.entities where entity.parent == nil {
             if let was = difference.oldEntity(for: entity.name), let oldTable = oldMap.table(for: was.name), let table = newMap.table(for: entity.name) {
                 tableMap[oldTable] = table
@@ -215,63 +215,6 @@ struct MigrationPlanner {
             return "SELECT \(q(sc)) AS \"\(s)\", \(q(tc)) AS \"\(t)\" FROM \(q(table))"
         case nil:
             return nil
-        }
-    }
-}
-
-/// One statement SchemaBuilder makes, with what it creates.
-struct SchemaStatement {
-    enum Kind: Equatable {
-        case table(String)
-        /// An index, and for a unique one its columns (to look for duplicates first).
-        case index(name: String, table: String, uniqueColumns: [String]?)
-        case foreignKey(table: String, column: String)
-        case other
-    }
-    let sql: String
-    let kind: Kind
-
-    init(_ sql: String) {
-        self.sql = sql
-        var rest = Substring(sql)
-        func identifier() -> String? {
-            rest = rest.drop { $0 == " " }
-            guard rest.first == "\"" else { return nil }
-            var name = ""
-            var i = rest.index(after: rest.startIndex)
-            while i < rest.endIndex {
-                if rest[i] == "\"" {
-                    let next = rest.index(after: i)
-                    if next < rest.endIndex && rest[next] == "\"" { name.append("\""); i = rest.index(after: next); continue }
-                    rest = rest[next...]
-                    return name
-                }
-                name.append(rest[i])
-                i = rest.index(after: i)
-            }
-            return nil
-        }
-        func skip(_ prefix: String) -> Bool {
-            rest = rest.drop { $0 == " " }
-            guard rest.hasPrefix(prefix) else { return false }
-            rest = rest.dropFirst(prefix.count)
-            return true
-        }
-        if skip("CREATE TABLE"), let name = identifier() {
-            kind = .table(name)
-        } else if skip("CREATE INDEX"), let name = identifier(), skip("ON"), let table = identifier() {
-            kind = .index(name: name, table: table, uniqueColumns: nil)
-        } else if skip("CREATE UNIQUE INDEX"), let name = identifier(), skip("ON"), let table = identifier(), skip("(") {
-            var columns: [String] = []
-            while let column = identifier() {
-                columns.append(column)
-                if !skip(",") { break }
-            }
-            kind = .index(name: name, table: table, uniqueColumns: columns)
-        } else if skip("ALTER TABLE"), let table = identifier(), skip("ADD FOREIGN KEY ("), let column = identifier() {
-            kind = .foreignKey(table: table, column: column)
-        } else {
-            kind = .other
         }
     }
 }
