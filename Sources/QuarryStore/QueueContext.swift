@@ -21,6 +21,7 @@
 // carries each save's changes to the others.
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A ``Context`` reached only through its own serial queue.
 ///
@@ -46,7 +47,9 @@ public final class QueueContext: @unchecked Sendable {
     /// queue, the main one).
     private let onQueue = DispatchSpecificKey<ObjectIdentifier>()
     private let lock = NSLock()
-    private var mergesChanges = false
+    /// Atomic rather than under `lock`: the container reads it for every
+    /// context after every save of any of them (StoreContainer.deliver).
+    private let mergesChanges = Atomic<Bool>(false)
     private var mergesHistory = false
     /// The last history transaction merged into the context (touched on
     /// `queue` only; StoreContainer+History.swift).
@@ -78,8 +81,8 @@ public final class QueueContext: @unchecked Sendable {
     /// faults that read the saved values, deleted ones leave it. Off by
     /// default, as in Core Data.
     public var automaticallyMergesChanges: Bool {
-        get { lock.withLock { mergesChanges } }
-        set { lock.withLock { mergesChanges = newValue } }
+        get { mergesChanges.load(ordering: .acquiring) }
+        set { mergesChanges.store(newValue, ordering: .releasing) }
     }
 
     /// Whether each `perform` and `performAndWait` (not nested in another)

@@ -97,16 +97,19 @@ public final class StoreContainer: @unchecked Sendable {
         lock.withLock { contexts.append(WeakQueueContext(context)) }
     }
 
-    /// Queues the merge of `changes` on each other context that merges
-    /// (chosen under the lock without copying the list: this runs after
-    /// every save).
+    /// Queues the merge of `changes` on each other context that merges.
+    /// This runs after every save of every context, under the container's
+    /// lock: the flag is read without a lock (QueueContext's is atomic), and
+    /// the list is pruned of dropped contexts only when one is found.
     private func deliver(_ changes: ContextChanges, savedBy saver: QueueContext) {
         let merging: [QueueContext] = lock.withLock {
-            contexts.removeAll { $0.context == nil }   // contexts dropped since
-            return contexts.compactMap { weak in
-                guard let other = weak.context, other !== saver, other.automaticallyMergesChanges else { return nil }
-                return other
+            var merging: [QueueContext] = [], dropped = false
+            for weak in contexts {
+                guard let other = weak.context else { dropped = true; continue }
+                if other !== saver, other.automaticallyMergesChanges { merging.append(other) }
             }
+            if dropped { contexts.removeAll { $0.context == nil } }
+            return merging
         }
         for other in merging { other.enqueue { $0.merge(changes: changes) } }
     }
@@ -130,8 +133,11 @@ extension ContainerError: QuarryError {
     public var report: ErrorReport { ErrorReport(code: "R002", message: description) }
 }
 
-/// A container's reference to a context it made: the context goes when its user drops it.
-private struct WeakQueueContext {
+/// A container's reference to a context it made: the context goes when its
+/// user drops it. A class: copying a struct holding a weak reference copies
+/// the weak reference (a side-table update), and the list is read after
+/// every save.
+private final class WeakQueueContext {
     weak var context: QueueContext?
     init(_ context: QueueContext) { self.context = context }
 }
