@@ -267,6 +267,33 @@ struct QueueContextTests {
         #expect(fixture.container.liveContexts.map(\.name) == ["view"])
     }
 
+    /// The container prunes a dropped context while it delivers a save
+    /// (StoreContainer.deliver): the save still reaches the context that merges.
+    @Test(arguments: TestEngine.available)
+    func aSaveAfterAContextWasDroppedStillReachesTheOnesThatMerge(engine: TestEngine) async throws {
+        let fixture = try Setup(engine)
+        let view = fixture.container.viewContext
+        view.automaticallyMergesChanges = true
+        let writer = try fixture.container.newBackgroundContext(name: "writer")
+        let id = try await Self.insertCounter(writer, "c", 1)
+        #expect(await view.perform { $0.object(with: id)["value"] } == .int(1))
+        weak var gone: QueueContext?
+        do {
+            let dropped = try fixture.container.newBackgroundContext(name: "dropped")
+            dropped.automaticallyMergesChanges = true
+            _ = await dropped.perform { _ in 0 }
+            gone = dropped
+        }
+        for _ in 0..<200 where gone != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(gone == nil)
+        try await writer.perform { context in
+            try context.object(with: id).setValue(.int(5), forKey: "value")
+            try context.save()
+        }
+        #expect(await view.perform { $0.object(with: id)["value"] } == .int(5))
+        #expect(fixture.container.liveContexts.map(\.name) == ["view", "writer"])
+    }
+
     /// Reads `id`'s value in `context` until it is `expected` (or 10 s pass).
     static func waitForValue(_ context: QueueContext, _ id: ObjectID, _ expected: Value) async throws -> Value? {
         var seen: Value?
