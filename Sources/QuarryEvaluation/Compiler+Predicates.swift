@@ -53,20 +53,42 @@ extension Compiler {
         }
         if decided { return .constant(!isAnd) }
         if steps.isEmpty { return .constant(isAnd) }
-        if isAnd { return .dynamic(AndStep.chain(steps)) }
         let closures = steps.map(\.closure)
         if closures.count == 1 { return .dynamic(closures[0].closure) }
-        if closures.count == 2 {
+        let fast: BoolClosure
+        if isAnd {
+            fast = AndStep.chain(steps)
+        } else if closures.count == 2 {
             let a = closures[0].closure, b = closures[1].closure
-            return .dynamic { (o, env) throws(Diagnostic) -> Bool in
+            fast = { (o, env) throws(Diagnostic) -> Bool in
                 if try a(o, env) { return true }
                 return try b(o, env)
             }
+        } else {
+            let all = closures
+            fast = { (o, env) throws(Diagnostic) -> Bool in
+                for step in all where try step.closure(o, env) { return true }
+                return false
+            }
         }
-        let all = closures
-        return .dynamic { (o, env) throws(Diagnostic) -> Bool in
-            for step in all where try step.closure(o, env) { return true }
-            return false
+        return .dynamic(Compiler.decidedByAnyPart(fast, closures, isAnd: isAnd))
+    }
+
+    /// An AND that one part makes false is false, and an OR that one part
+    /// makes true is true, even when another part raises an error: an error
+    /// stands only when no part decides the junction. The order of the parts
+    /// then cannot change an answer — the SQL planner sends some parts of a
+    /// conjunction to the database, which filters on them before the rest
+    /// is evaluated in memory, and which parts go depends on the database
+    /// (PostgreSQL keeps `MATCHES[c]` in memory, SQLite does not). `fast`
+    /// runs left to right and stops at the first deciding part, as before;
+    /// only when it raises are the parts tried one by one.
+    static func decidedByAnyPart(_ fast: @escaping BoolClosure, _ parts: [BoolStep], isAnd: Bool) -> BoolClosure {
+        { (o, env) throws(Diagnostic) -> Bool in
+            do throws(Diagnostic) { return try fast(o, env) } catch {
+                for part in parts { if let v = try? part.closure(o, env), v != isAnd { return v } }
+                throw error
+            }
         }
     }
 

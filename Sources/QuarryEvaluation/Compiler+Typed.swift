@@ -79,20 +79,31 @@ struct HostCompiler {
         }
         if decided { return .constant(!isAnd) }
         if steps.isEmpty { return .constant(isAnd) }
-        if isAnd { return .dynamic(HostAndStep.chain(steps)) }
         let closures = steps.map(\.closure)
         if closures.count == 1 { return .dynamic(closures[0].closure) }
-        if closures.count == 2 {
+        let fast: HostBoolClosure
+        if isAnd {
+            fast = HostAndStep.chain(steps)
+        } else if closures.count == 2 {
             let a = closures[0].closure, b = closures[1].closure
-            return .dynamic { (r: ObjectReference, env) throws(Diagnostic) -> Bool in
+            fast = { (r: ObjectReference, env) throws(Diagnostic) -> Bool in
                 if try a(r, env) { return true }
                 return try b(r, env)
             }
+        } else {
+            let all = closures
+            fast = { (r: ObjectReference, env) throws(Diagnostic) -> Bool in
+                for step in all where try step.closure(r, env) { return true }
+                return false
+            }
         }
-        let all = closures
+        // As Compiler.decidedByAnyPart: an error stands only when no part decides.
+        let parts = closures
         return .dynamic { (r: ObjectReference, env) throws(Diagnostic) -> Bool in
-            for step in all where try step.closure(r, env) { return true }
-            return false
+            do throws(Diagnostic) { return try fast(r, env) } catch {
+                for part in parts { if let v = try? part.closure(r, env), v != isAnd { return v } }
+                throw error
+            }
         }
     }
 

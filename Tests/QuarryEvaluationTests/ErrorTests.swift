@@ -35,6 +35,36 @@ import Testing
         #expect(d?.stage == .evaluate || d?.stage == .input)
     }
 
+    /// An AND one part makes false is false and an OR one part makes true
+    /// is true, whichever part raises an error, wherever it stands: the error
+    /// stands only when no part decides (Compiler.decidedByAnyPart). On
+    /// José, 30: `CAST(name, 'NSNumber')` raises E004, `age / 0` E005.
+    static let decided: [(String, Bool?)] = [
+        ("CAST(name, 'NSNumber') == 1 AND age > 100", false),
+        ("age > 100 AND CAST(name, 'NSNumber') == 1", false),
+        ("CAST(name, 'NSNumber') == 1 AND age > 1", nil),
+        ("CAST(name, 'NSNumber') == 1 OR age > 1", true),
+        ("age > 1 OR CAST(name, 'NSNumber') == 1", true),
+        ("CAST(name, 'NSNumber') == 1 OR age > 100", nil),
+        ("CAST(name, 'NSNumber') == nil AND (name MATCHES[c] 'j.*' AND nickname ENDSWITH 'x')", false),
+        ("age / 0 == 1 AND age > 1 AND name == 'nobody'", false),
+        ("age / 0 == 1 AND age > 1 AND name == 'José'", nil),
+        ("NOT (CAST(name, 'NSNumber') == 1 AND age > 100)", true),
+        ("(age / 0 == 1 OR age > 1) AND name != nil", true),
+        ("(age / 0 == 1 OR age > 100) AND name != nil", nil),
+        ("(age / 0 == 1 OR age > 100) AND name == nil", false),
+    ]
+
+    @Test(arguments: decided)
+    func anErrorStandsOnlyWhenNoPartDecides(_ format: String, _ expected: Bool?) throws {
+        if let expected {
+            #expect(try holds(format, person) == expected, "\(format)")
+        } else {
+            let d = predicateError(format, person)
+            #expect(d?.code == .badFunctionArgument || d?.code == .divisionByZero, "\(format): \(d.map { "\($0)" } ?? "no error")")
+        }
+    }
+
     @Test func errorsPointAtTheNode() throws {
         let format = "age > 1 AND salary / 0 > 2"
         let d = predicateError(format, dict(["age": .int(2), "salary": .int(1)]))

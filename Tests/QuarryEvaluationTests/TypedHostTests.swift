@@ -121,6 +121,9 @@ struct TypedHostTests {
         "age > 20 AND ANY tags == 'a' AND age < $min AND team.budget > 100",
         "name CONTAINS 'o' AND age + 0 > 30 AND TRUEPREDICATE AND team.parent.title == 'Zentrale'",
         "age + 1 > 42", "name.length > 3",
+        // A part that raises does not decide a junction another part decides.
+        "CAST(name, 'NSNumber') == 1 AND age > 60", "CAST(name, 'NSNumber') == 1 OR age > 60",
+        "age > 30 AND CAST(name, 'NSNumber') == 1 AND name BEGINSWITH 'Z'",
     ]
 
     @Test(arguments: predicates)

@@ -6,7 +6,10 @@
 //   - an attribute renamed (renaming identifier): Quarry's migration
 //     against one ALTER TABLE RENAME COLUMN.
 // Each iteration starts from a fresh copy of the store file (not measured).
-// The issue's bar: within 1.5× of the hand-written SQL.
+// The issue's bar: within 1.5× of the hand-written SQL. The rename is also
+// measured paired (both sides in every iteration, their ratio recorded):
+// a few milliseconds each, its two medians from separate runs drifted
+// apart by more than the margin to the bar.
 // First figures (not from this harness: `quarry migrate` in a debug build
 // against the sqlite3 shell on a 1M-row file, 2-core machine under load
 // ~13): add with default 0.73–1.00 s against 0.76–0.91 s (0.96–1.09×);
@@ -52,6 +55,35 @@ let renamedMetadata: [(key: String, value: String)] = {
     }
 }()
 
+/// The rename's hand-written side: its connection, left open (closing is
+/// not measured on either side).
+func renameByHand(_ metadata: [(key: String, value: String)]) throws -> SQLiteConnection {
+    let connection = try SQLiteConnection(path: scratch)
+    try connection.inTransaction {
+        _ = try connection.run(#"ALTER TABLE "Employee" RENAME COLUMN "name" TO "fullName""#, [])
+        for (key, value) in metadata {
+            _ = try connection.run("UPDATE \(StoreMapping.quotedMetadataTable) SET \"value\" = ? WHERE \"key\" = ?", [.string(value), .string(key)])
+        }
+    }
+    return connection
+}
+
+/// One side of a paired iteration: the time of `body` alone, on a fresh
+/// copy; what it returns (closing its connection) runs after the clock stops.
+func timed(_ body: () throws -> () -> Void) throws -> Duration {
+    try freshCopy()
+    let start = ContinuousClock.now
+    let close = try body()
+    let elapsed = ContinuousClock.now - start
+    close()
+    return elapsed
+}
+
+/// Quarry's time over the hand-written side's, ×100, both measured in the
+/// same iteration (which goes first alternates): the machine's drift from
+/// one run to the next moves both sides of a pair alike.
+let pairedRatio = BenchmarkMetric.custom("Quarry / hand-written ×100, paired", polarity: .prefersSmaller, useScalingFactor: false)
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock], maxDuration: .seconds(60), maxIterations: 5)
     _ = original
@@ -89,15 +121,33 @@ let benchmarks: @Sendable () -> Void = {
         let metadata = renamedMetadata
         try freshCopy()
         benchmark.startMeasurement()
-        let connection = try SQLiteConnection(path: scratch)
-        try connection.inTransaction {
-            _ = try connection.run(#"ALTER TABLE "Employee" RENAME COLUMN "name" TO "fullName""#, [])
-            for (key, value) in metadata {
-                _ = try connection.run("UPDATE \(StoreMapping.quotedMetadataTable) SET \"value\" = ? WHERE \"key\" = ?", [.string(value), .string(key)])
-            }
-        }
+        let connection = try renameByHand(metadata)
         benchmark.stopMeasurement()
         connection.close()
+    }
+    // The rename's two sides again, paired in each iteration: the medians
+    // above come from two runs a minute apart, and this machine's runs
+    // drift by more than the gap between the bar and the measurement.
+    let paired = Benchmark.Configuration(metrics: [pairedRatio], maxDuration: .seconds(120), maxIterations: 41)
+    Benchmark("M paired: attribute renamed, Quarry over the hand-written SQL", configuration: paired) { benchmark in
+        let metadata = renamedMetadata
+        var quarry = Duration.zero, hand = Duration.zero
+        // Whichever side ran first in the last iteration runs second in this one.
+        let quarryFirst = benchmark.currentIteration % 2 == 0
+        for side in quarryFirst ? [true, false] : [false, true] {
+            if side {
+                quarry = try timed {
+                    let store = try SQLStore(path: scratch, model: withFullName, migration: .automatic)
+                    return { store.database.close() }
+                }
+            } else {
+                hand = try timed {
+                    let connection = try renameByHand(metadata)
+                    return { connection.close() }
+                }
+            }
+        }
+        benchmark.measurement(pairedRatio, Int((quarry / hand * 100).rounded()))
     }
     Benchmark("M baseline: ALTER TABLE RENAME COLUMN alone, by hand", configuration: renames) { benchmark in
         try freshCopy()
