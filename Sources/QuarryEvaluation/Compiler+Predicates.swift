@@ -71,7 +71,7 @@ extension Compiler {
                 return false
             }
         }
-        return .dynamic(Compiler.decidedByAnyPart(fast, closures, isAnd: isAnd))
+        return .dynamic(decidesPastErrors ? Compiler.decidedByAnyPart(fast, closures, isAnd: isAnd) : fast)
     }
 
     /// An AND that one part makes false is false, and an OR that one part
@@ -82,7 +82,9 @@ extension Compiler {
     /// is evaluated in memory, and which parts go depends on the database
     /// (PostgreSQL keeps `MATCHES[c]` in memory, SQLite does not). `fast`
     /// runs left to right and stops at the first deciding part, as before;
-    /// only when it raises are the parts tried one by one.
+    /// only when it raises are the parts tried one by one. Only the tree a
+    /// `CompiledPredicate` falls back to after an error is built this way
+    /// (`decidesPastErrors`): the first tree pays nothing for the rule.
     static func decidedByAnyPart(_ fast: @escaping BoolClosure, _ parts: [BoolStep], isAnd: Bool) -> BoolClosure {
         { (o, env) throws(Diagnostic) -> Bool in
             do throws(Diagnostic) { return try fast(o, env) } catch {

@@ -98,6 +98,7 @@ struct HostCompiler {
             }
         }
         // As Compiler.decidedByAnyPart: an error stands only when no part decides.
+        guard base.decidesPastErrors else { return .dynamic(fast) }
         let parts = closures
         return .dynamic { (r: ObjectReference, env) throws(Diagnostic) -> Bool in
             do throws(Diagnostic) { return try fast(r, env) } catch {

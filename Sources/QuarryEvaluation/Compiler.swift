@@ -46,6 +46,10 @@ struct Compiler {
     /// Innermost scope last: variable name → slot.
     var scopes: [[String: Int]] = [[:]]
     var slotCount = 0
+    /// Compiling the tree an evaluation falls back to when the first one
+    /// raises (Compiler.decidedByAnyPart): its ANDs and ORs look past an
+    /// error for a part that decides them.
+    var decidesPastErrors = false
 
     init(options: EvaluationOptions) {
         self.options = options

@@ -27,7 +27,7 @@ extension Evaluator {
         var compiler = Compiler(options: options)
         let general = try compiler.predicate(predicate)
         guard case .dynamic(let fallback) = general else {
-            return CompiledPredicate(body: general, slotCount: compiler.slotCount)
+            return CompiledPredicate(body: general, slotCount: compiler.slotCount)   // a constant raises nothing
         }
         var hostCompiler = HostCompiler(base: compiler, rootRead: rootRead)
         let host: HostBoolClosure
@@ -35,8 +35,9 @@ extension Evaluator {
         case .dynamic(let f): host = f
         case .constant(let b): host = { _, _ in b }   // not reached: both trees fold alike
         }
-        return CompiledPredicate(body: .dynamic(fallback), slotCount: hostCompiler.base.slotCount,
-                                 host: HostEntry(type: rootType, closure: host))
+        let tolerant = try Evaluator.fallbackTree(predicate, options: options)
+        return CompiledPredicate(body: .dynamic(fallback), slotCount: max(hostCompiler.base.slotCount, tolerant.slotCount),
+                                 host: HostEntry(type: rootType, closure: host), fallback: tolerant.closure)
     }
 }
 

@@ -45,7 +45,16 @@ public enum Evaluator {
     public static func compile(_ predicate: QueryPredicate, options: EvaluationOptions = .init()) throws(Diagnostic) -> CompiledPredicate {
         var compiler = Compiler(options: options)
         let body = try compiler.predicate(predicate)
-        return CompiledPredicate(body: body, slotCount: compiler.slotCount)
+        let fallback = try fallbackTree(predicate, options: options)
+        return CompiledPredicate(body: body, slotCount: max(compiler.slotCount, fallback.slotCount), fallback: fallback.closure)
+    }
+
+    /// The tree an evaluation that raised runs again (Compiler.decidedByAnyPart).
+    static func fallbackTree(_ predicate: QueryPredicate, options: EvaluationOptions) throws(Diagnostic) -> (closure: BoolClosure, slotCount: Int) {
+        var compiler = Compiler(options: options)
+        compiler.decidesPastErrors = true
+        let body = try compiler.predicate(predicate)
+        return (body.closure, compiler.slotCount)
     }
 
     public static func compile(_ expression: QueryExpression, options: EvaluationOptions = .init()) throws(Diagnostic) -> CompiledExpression {
@@ -79,10 +88,17 @@ public struct CompiledPredicate: Sendable {
     /// a `swift_once` check.
     @usableFromInline let plain = PlainEnv()
 
-    init(body: CompiledBool, slotCount: Int, host: HostEntry? = nil) {
+    /// The tree run again when the first raises: its ANDs and ORs answer
+    /// when a part decides them despite an error in another
+    /// (Compiler.decidedByAnyPart). Every object of every kind falls back
+    /// to it, host objects through their keys.
+    @usableFromInline let fallback: BoolClosure
+
+    init(body: CompiledBool, slotCount: Int, host: HostEntry? = nil, fallback: BoolClosure? = nil) {
         self.body = body
         self.slotCount = slotCount
         closure = body.closure
+        self.fallback = fallback ?? body.closure
         if let host {
             hostType = host.type
             hostClosure = host.closure
@@ -110,28 +126,26 @@ public struct CompiledPredicate: Sendable {
     public func evaluate(_ object: Value) throws(Diagnostic) -> Bool {
         switch object {
         case .object(let ref) where ObjectIdentifier(type(of: ref.object)) == hostType:
-            if slotCount == 0 { return try hostClosure(ref, plain.env) }
+            if slotCount == 0 {
+                do throws(Diagnostic) { return try hostClosure(ref, plain.env) } catch { return try fallback(object, plain.env) }
+            }
             return try evaluateHost(ref)
         default:
-            if slotCount == 0 { return try closure(object, plain.env) }
+            if slotCount == 0 {
+                do throws(Diagnostic) { return try closure(object, plain.env) } catch { return try fallback(object, plain.env) }
+            }
             return try evaluateGeneral(object)
         }
     }
 
     @usableFromInline
     func evaluateHost(_ ref: ObjectReference) throws(Diagnostic) -> Bool {
-        if slotCount == 0 { return try hostClosure(ref, plain.env) }
-        return try Env.with([:], slots: SlotStorage(count: slotCount)) { (env) throws(Diagnostic) -> Bool in
-            try hostClosure(ref, env)
-        }
+        try run(.object(ref), [:])
     }
 
     @usableFromInline
     func evaluateGeneral(_ object: Value) throws(Diagnostic) -> Bool {
-        if slotCount == 0 { return try closure(object, plain.env) }
-        return try Env.with([:], slots: SlotStorage(count: slotCount)) { (env) throws(Diagnostic) -> Bool in
-            try closure(object, env)
-        }
+        try run(object, [:])
     }
 
     @inline(__always)
@@ -143,7 +157,12 @@ public struct CompiledPredicate: Sendable {
     }
 
     @inline(__always)
-    func run(_ object: borrowing Value, _ env: Env) throws(Diagnostic) -> Bool {
+    func run(_ object: Value, _ env: Env) throws(Diagnostic) -> Bool {
+        do throws(Diagnostic) { return try runFirst(object, env) } catch { return try fallback(object, env) }
+    }
+
+    @inline(__always)
+    func runFirst(_ object: borrowing Value, _ env: Env) throws(Diagnostic) -> Bool {
         // A borrowing switch: the object reference is lent to the host tree,
         // not copied (a copy cost a retain and a release per object).
         switch object {
