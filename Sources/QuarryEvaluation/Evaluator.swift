@@ -157,8 +157,9 @@ public struct CompiledPredicate: Sendable {
     }
 
     @inline(__always)
-    func run(_ object: Value, _ env: Env) throws(Diagnostic) -> Bool {
-        do throws(Diagnostic) { return try runFirst(object, env) } catch { return try fallback(object, env) }
+    func run(_ object: borrowing Value, _ env: Env) throws(Diagnostic) -> Bool {
+        // Borrowed here too: only the fallback, after an error, copies it.
+        do throws(Diagnostic) { return try runFirst(object, env) } catch { return try fallback(copy object, env) }
     }
 
     @inline(__always)
